@@ -1,0 +1,16 @@
+/** Error codes: 429's is the spec's (7.1); the others are decisions.md's choices for the gaps of spec 7.3. */
+export const ERROR_CODES = {
+  invalidParams: "invalid_params",
+  malformedJson: "malformed_json",
+  unauthorized: "GEN-UNAUTHORIZED",
+  notFound: "not_found",
+  methodNotAllowed: "method_not_allowed",
+  invalidAction: "invalid_action",
+  gone: "gone",
+  pricesMismatch: "prices_mismatch",
+  invalidData: "invalid_data",
+  tooManyRequests: "GEN-TOO-MANY-REQUESTS",
+  internal: "internal_error",
+} as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

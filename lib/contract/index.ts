@@ -1,0 +1,6 @@
+// The spec as code. Runtime-neutral: imported by lib/k6 (bundled into k6), lib/harness and service (Node).
+export * from "./endpoints.ts";
+export * from "./errors.ts";
+export * from "./key-sets.ts";
+export * from "./limits.ts";
+export * from "./types.ts";

@@ -1,0 +1,26 @@
+/** The numeric limits of spec Part 8 and the defaults of decisions.md. */
+
+export const RATE_LIMIT = {
+  /** Requests per window per API key, one allowance shared by the six listed GET endpoints. */
+  limit: 400,
+  windowSeconds: 60,
+} as const;
+
+export const RATE_LIMIT_ALGORITHMS = ["fixed-window", "sliding-window", "token-bucket"] as const;
+export type RateLimitAlgorithm = (typeof RATE_LIMIT_ALGORITHMS)[number];
+
+/** At most six months between date_start and date_end of the price calendar. */
+export const PRICE_CALENDAR_MAX_MONTHS = 6;
+
+/** A reserved booking not actioned for this long expires. */
+export const RESERVED_BOOKING_LIFETIME_SECONDS = 5 * 24 * 60 * 60;
+
+export const ALTERNATIVES_LOOKAHEAD = {
+  /** Timeslotted products: scan up to this many calendar days after the requested date, return one. */
+  timeslottedDays: 7,
+  /** Non-timeslotted products: up to this many dates within this many days after the requested date. */
+  nonTimeslottedDays: 3,
+  nonTimeslottedMaxDates: 3,
+} as const;
+
+export const PAGINATION = { defaultPerPage: 10, maxPerPage: 100 } as const;
