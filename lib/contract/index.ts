@@ -4,3 +4,4 @@ export * from "./errors.ts";
 export * from "./key-sets.ts";
 export * from "./limits.ts";
 export * from "./types.ts";
+export * from "./run-protocol.ts";

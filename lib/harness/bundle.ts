@@ -1,0 +1,56 @@
+/** Bundles scenarios with esbuild (options in esbuild.config.ts) and lists the scenarios there are. */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { build } from "esbuild";
+import { K6_BUNDLE_DIR, k6BuildOptions } from "../../esbuild.config.ts";
+import { EXIT, HarnessError } from "./exit-codes.ts";
+import { REPO_ROOT, SCENARIOS_DIR } from "./paths.ts";
+
+export interface ScenarioInfo {
+  name: string;
+  /** First sentence of the scenario file's doc comment. */
+  description: string;
+  source: string;
+}
+
+export async function listScenarios(): Promise<ScenarioInfo[]> {
+  const files = (await readdir(SCENARIOS_DIR)).filter((f) => f.endsWith(".ts")).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const source = path.join(SCENARIOS_DIR, file);
+      const text = await readFile(source, "utf8");
+      const doc = /\/\*\*([\s\S]*?)\*\//.exec(text)?.[1] ?? "";
+      const prose = doc
+        .split("\n")
+        .map((l) => l.replace(/^\s*\*\s?/, "").trim())
+        .join(" ")
+        .trim();
+      return { name: file.replace(/\.ts$/, ""), description: /^[^.]*\.?/.exec(prose)?.[0] ?? "", source };
+    }),
+  );
+}
+
+export async function scenarioNamed(name: string): Promise<ScenarioInfo> {
+  const all = await listScenarios();
+  const found = all.find((s) => s.name === name);
+  if (!found) {
+    throw new HarnessError(
+      `Failed to find scenario "${name}". Please use one of: ${all.map((s) => s.name).join(", ")} (harness list).`,
+      EXIT.usage,
+    );
+  }
+  return found;
+}
+
+/** Bundles the given scenarios (all when none given); returns the path of each bundle by scenario name. */
+export async function bundleScenarios(names?: readonly string[]): Promise<Map<string, string>> {
+  const scenarios = names ? await Promise.all(names.map(scenarioNamed)) : await listScenarios();
+  const outdir = path.join(REPO_ROOT, K6_BUNDLE_DIR);
+  await build({
+    ...k6BuildOptions,
+    absWorkingDir: REPO_ROOT,
+    outdir,
+    entryPoints: scenarios.map((s) => s.source),
+  });
+  return new Map(scenarios.map((s) => [s.name, path.join(outdir, `${s.name}.js`)]));
+}

@@ -1,0 +1,24 @@
+/** The harness command's exit codes (documented in README). */
+export const EXIT = {
+  /** Every check and threshold passed. */
+  pass: 0,
+  /** A check or threshold failed. */
+  failed: 1,
+  /** Bad usage or configuration; the message says what to change. */
+  usage: 2,
+  /** The target could not be started or reached, or died during the run. */
+  target: 3,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An error meant for the person at the terminal: a one-line message and the exit code it maps to. */
+export class HarnessError extends Error {
+  readonly exitCode: ExitCode;
+  override name = "HarnessError";
+
+  constructor(message: string, exitCode: ExitCode) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}

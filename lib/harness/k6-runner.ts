@@ -1,0 +1,91 @@
+/**
+ * Runs one bundled scenario in k6 as a child process: passes the run's settings as ATD_* environment variables,
+ * sends k6's JSON log to a file (the verdict reads check failures from it), and bounds the run in time. Stopping is
+ * graceful first (SIGINT: k6 still writes its summary), forced after a grace period.
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { K6_ENV } from "../contract/index.ts";
+
+export interface K6RunRequest {
+  k6: string;
+  script: string;
+  /** Values for the ATD_* variables, by K6_ENV key. */
+  settings: Partial<Record<keyof typeof K6_ENV, string>>;
+  logFile: string;
+  /** Where k6's own stdout (progress bar) goes: the terminal, or a file in CI. */
+  progress: "inherit" | { file: string };
+  /** Hard bound on the run; k6 is interrupted then. */
+  timeoutMs: number;
+  /** Aborting interrupts k6 (Ctrl-C, target death). */
+  signal: AbortSignal;
+}
+
+export interface K6RunResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  interrupted: boolean;
+}
+
+const KILL_GRACE_MS = 30_000;
+
+export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    // No phoning home and no automatic extension builds: the harness runs offline.
+    K6_NO_USAGE_REPORT: "true",
+    K6_AUTO_EXTENSION_RESOLUTION: "false",
+  };
+  for (const key of Object.keys(settings) as (keyof typeof K6_ENV)[]) {
+    const value = settings[key];
+    if (value !== undefined) env[K6_ENV[key]] = value;
+  }
+  return env;
+}
+
+export function runK6(request: K6RunRequest): Promise<K6RunResult> {
+  const args = ["run", "--log-format=json", `--log-output=file=${request.logFile}`, "--no-color"];
+  if (request.progress !== "inherit") args.push("--quiet");
+  args.push(request.script);
+  const child = spawn(request.k6, args, {
+    env: k6Environment(request.settings),
+    stdio: ["ignore", request.progress === "inherit" ? "inherit" : "pipe", "pipe"],
+  });
+  if (request.progress !== "inherit") child.stdout?.pipe(createWriteStream(request.progress.file));
+  // k6 writes to stderr only what it could not log to the file (e.g. a script error before logging starts).
+  const stderr: string[] = [];
+  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+
+  let timedOut = false;
+  let interrupted = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const interrupt = () => {
+    if (child.exitCode !== null || killTimer) return;
+    child.kill("SIGINT");
+    killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    interrupt();
+  }, request.timeoutMs);
+  const onAbort = () => {
+    interrupted = true;
+    interrupt();
+  };
+  request.signal.addEventListener("abort", onAbort, { once: true });
+  if (request.signal.aborted) onAbort();
+
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (exitCode, signal) => {
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      request.signal.removeEventListener("abort", onAbort);
+      if (stderr.length) process.stderr.write(stderr.join(""));
+      resolve({ exitCode, signal, timedOut, interrupted });
+    });
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * The default target: the reference service as a child process on 127.0.0.1, on ephemeral ports, with a fresh
+ * control token. It is watched, so a service that dies mid-run ends the run with a clear message instead of a hang.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { createInterface } from "node:readline";
+import { ControlClient } from "../control-client.ts";
+import { EXIT, HarnessError } from "../exit-codes.ts";
+import { SERVICE_MAIN } from "../paths.ts";
+import type { StartedTarget } from "./started-target.ts";
+
+const START_TIMEOUT_MS = 20_000;
+const STOP_GRACE_MS = 3_000;
+
+interface ListeningLine {
+  event: "listening";
+  api: string;
+  control: string;
+}
+
+function isListeningLine(value: unknown): value is ListeningLine {
+  const v = value as Partial<ListeningLine> | null;
+  return v?.event === "listening" && typeof v.api === "string" && typeof v.control === "string";
+}
+
+export class EmbeddedTarget {
+  #args: string[] = [];
+  #logFile: string | undefined;
+  #seed: number | undefined;
+
+  /** Extra service flags (see docs/service.md), e.g. ["--rate-window-seconds", "5"]. */
+  withServiceArgs(args: readonly string[]): this {
+    this.#args = [...this.#args, ...args];
+    return this;
+  }
+
+  withSeed(seed: number): this {
+    this.#seed = seed;
+    return this;
+  }
+
+  /** Where the service's stderr goes (kept in the run directory). */
+  withLogFile(path: string): this {
+    this.#logFile = path;
+    return this;
+  }
+
+  async start(): Promise<StartedEmbeddedTarget> {
+    const token = randomBytes(16).toString("hex");
+    const args = [SERVICE_MAIN, "--host", "127.0.0.1", "--port", "0", "--control-port", "0", "--control-token", token];
+    if (this.#seed !== undefined) args.push("--seed", String(this.#seed));
+    args.push(...this.#args);
+    const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stderrTail: string[] = [];
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderrTail.push(chunk.toString());
+      if (stderrTail.length > 20) stderrTail.shift();
+    });
+    if (this.#logFile) child.stderr.pipe(createWriteStream(this.#logFile));
+
+    const listening = await new Promise<ListeningLine>((resolve, reject) => {
+      const fail = (why: string) => {
+        child.kill("SIGKILL");
+        const tail = stderrTail.join("").trim().split("\n").slice(-5).join("\n");
+        reject(
+          new HarnessError(
+            `Failed to start the embedded service: ${why}.${tail ? `\n${tail}` : ""}\nPlease check the service flags and that Node 24 runs service/main.ts.`,
+            EXIT.target,
+          ),
+        );
+      };
+      const timer = setTimeout(() => {
+        fail(`no "listening" line within ${START_TIMEOUT_MS / 1000} s`);
+      }, START_TIMEOUT_MS);
+      child.once("exit", (code, signal) => {
+        clearTimeout(timer);
+        fail(`it exited (${signal ?? `code ${code}`}) before listening`);
+      });
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          return;
+        }
+        if (isListeningLine(parsed)) {
+          clearTimeout(timer);
+          child.removeAllListeners("exit");
+          resolve(parsed);
+        }
+      });
+    });
+    return new StartedEmbeddedTarget(child, listening, token);
+  }
+}
+
+export class StartedEmbeddedTarget implements StartedTarget {
+  readonly kind = "embedded";
+  readonly apiUrl: string;
+  readonly control: ControlClient;
+  readonly died: Promise<string>;
+  readonly pid: number | undefined;
+  #child: ChildProcess;
+  #stopping = false;
+
+  constructor(child: ChildProcess, listening: ListeningLine, token: string) {
+    this.#child = child;
+    this.pid = child.pid;
+    this.apiUrl = listening.api;
+    this.control = new ControlClient(listening.control, token);
+    this.died = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        if (!this.#stopping) resolve(`the embedded service (pid ${child.pid}) exited (${signal ?? `code ${code}`})`);
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    this.#stopping = true;
+    const exited = new Promise<void>((resolve) => {
+      this.#child.once("exit", () => {
+        resolve();
+      });
+    });
+    this.#child.kill("SIGTERM");
+    const timer = setTimeout(() => this.#child.kill("SIGKILL"), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Turns what k6 left (its end-of-test summary and its JSON log) into the run's verdict: one entry per check and per
+ * threshold, each with the observed value and, for failed checks, the problems the scenario reported.
+ */
+import { CHECK_FAILURE_MARKER, isRecord, type CheckFailureDetail } from "../contract/index.ts";
+
+export type Outcome = "pass" | "fail";
+
+export interface CheckVerdict {
+  name: string;
+  verdict: Outcome;
+  passes: number;
+  fails: number;
+  /** What was wrong, as the scenario described it (distinct problems, capped). */
+  problems: string[];
+}
+
+export interface ThresholdVerdict {
+  metric: string;
+  expression: string;
+  verdict: Outcome;
+  /** The value the expression was evaluated on, when it can be read from the summary. */
+  observed: number | undefined;
+}
+
+export interface ScenarioVerdict {
+  scenario: string;
+  verdict: Outcome;
+  checks: CheckVerdict[];
+  thresholds: ThresholdVerdict[];
+  /** Reasons the scenario failed besides checks and thresholds (k6 crashed, target died, timeout...). */
+  errors: string[];
+  metrics: { requests: number; iterations: number; droppedIterations: number; throttles: number };
+}
+
+const MAX_PROBLEMS_PER_CHECK = 10;
+
+/** Reads the check-failure lines out of k6's JSON log (one JSON object per line). */
+export function parseCheckFailures(log: string): Map<string, string[]> {
+  const byCheck = new Map<string, string[]>();
+  for (const line of log.split("\n")) {
+    if (!line.includes(CHECK_FAILURE_MARKER.trim())) continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isRecord(entry) || typeof entry.msg !== "string" || !entry.msg.startsWith(CHECK_FAILURE_MARKER)) continue;
+    let detail: Partial<CheckFailureDetail>;
+    try {
+      detail = JSON.parse(entry.msg.slice(CHECK_FAILURE_MARKER.length)) as Partial<CheckFailureDetail>;
+    } catch {
+      continue;
+    }
+    if (typeof detail.check !== "string" || typeof detail.problem !== "string") continue;
+    const problems = byCheck.get(detail.check) ?? [];
+    if (!problems.includes(detail.problem) && problems.length < MAX_PROBLEMS_PER_CHECK) problems.push(detail.problem);
+    byCheck.set(detail.check, problems);
+  }
+  return byCheck;
+}
+
+/** Errors k6 logged at level error (script exceptions, bad options) that explain a run that did not complete. */
+export function parseK6Errors(log: string): string[] {
+  const errors: string[] = [];
+  for (const line of log.split("\n")) {
+    if (!line.includes('"level":"error"')) continue;
+    try {
+      const entry = JSON.parse(line) as unknown;
+      if (isRecord(entry) && typeof entry.msg === "string" && !entry.msg.includes("have been crossed")) {
+        errors.push(entry.msg);
+      }
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return errors;
+}
+
+function collectChecks(group: unknown, into: { name: string; passes: number; fails: number }[]): void {
+  if (!isRecord(group)) return;
+  if (Array.isArray(group.checks)) {
+    for (const c of group.checks) {
+      if (isRecord(c) && typeof c.name === "string") {
+        into.push({ name: c.name, passes: Number(c.passes) || 0, fails: Number(c.fails) || 0 });
+      }
+    }
+  }
+  if (Array.isArray(group.groups)) for (const g of group.groups) collectChecks(g, into);
+}
+
+/** The statistic a threshold expression looks at: "p(95)<300" -> "p(95)", "rate>=1" -> "rate". */
+export function thresholdStatistic(expression: string): string {
+  return /^\s*([a-z]+(\(\d+(\.\d+)?\))?)/i.exec(expression)?.[1] ?? expression;
+}
+
+function counterValue(metrics: Record<string, unknown>, name: string): number {
+  const metric = metrics[name];
+  return isRecord(metric) && isRecord(metric.values) ? Number(metric.values.count) || 0 : 0;
+}
+
+export function scenarioVerdict(
+  scenario: string,
+  summary: unknown,
+  log: string,
+  errors: readonly string[],
+): ScenarioVerdict {
+  const problems = parseCheckFailures(log);
+  const metrics = isRecord(summary) && isRecord(summary.metrics) ? summary.metrics : {};
+  const rawChecks: { name: string; passes: number; fails: number }[] = [];
+  if (isRecord(summary)) collectChecks(summary.root_group, rawChecks);
+
+  const checks: CheckVerdict[] = rawChecks.map((c) => ({
+    ...c,
+    verdict: c.fails === 0 ? "pass" : "fail",
+    problems: problems.get(c.name) ?? [],
+  }));
+
+  const thresholds: ThresholdVerdict[] = [];
+  for (const [metric, value] of Object.entries(metrics)) {
+    if (!isRecord(value) || !isRecord(value.thresholds)) continue;
+    for (const [expression, result] of Object.entries(value.thresholds)) {
+      const observed = isRecord(value.values) ? value.values[thresholdStatistic(expression)] : undefined;
+      thresholds.push({
+        metric,
+        expression,
+        verdict: isRecord(result) && result.ok === true ? "pass" : "fail",
+        observed: typeof observed === "number" ? observed : undefined,
+      });
+    }
+  }
+
+  const allErrors = [...errors];
+  if (!isRecord(summary)) allErrors.push("k6 left no end-of-test summary");
+  const failed =
+    allErrors.length > 0 || checks.some((c) => c.verdict === "fail") || thresholds.some((t) => t.verdict === "fail");
+  return {
+    scenario,
+    verdict: failed ? "fail" : "pass",
+    checks,
+    thresholds,
+    errors: allErrors,
+    metrics: {
+      requests: counterValue(metrics, "http_reqs"),
+      iterations: counterValue(metrics, "iterations"),
+      droppedIterations: counterValue(metrics, "dropped_iterations"),
+      throttles: counterValue(metrics, "atd_throttles"),
+    },
+  };
+}

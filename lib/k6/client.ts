@@ -1,0 +1,202 @@
+/**
+ * The typed client of the partner API for k6: one function per endpoint of spec Part 4. Every request is tagged
+ * with the endpoint's stable name (and `name` = the path template) so metric series never grow with UUIDs, and every
+ * response is parsed once into an ApiResponse with the body checked against its envelope.
+ */
+import http from "k6/http";
+import type { RefinedResponse, ResponseType } from "k6/http";
+import { sleep } from "k6";
+import {
+  ENDPOINTS,
+  HEADERS,
+  fillPath,
+  isDetailEnvelope,
+  isErrorEnvelope,
+  isListEnvelope,
+  type ApiErrorBody,
+  type BookingRequest,
+  type EndpointName,
+  type Pagination,
+} from "../contract/index.ts";
+import { throttles, throttleWaitSeconds } from "./metrics.ts";
+
+export type Query = Readonly<Record<string, string | number | undefined>>;
+export type Json = Record<string, unknown>;
+
+export interface ApiResponse<T> {
+  endpoint: EndpointName;
+  status: number;
+  /** Response headers as k6 gives them (canonical case). */
+  headers: Record<string, string>;
+  /** The JSON body, parsed once; undefined when the body is not JSON. */
+  body: unknown;
+  /** The envelope's `data` when the body matched the endpoint's envelope. */
+  data: T | undefined;
+  pagination: Pagination | undefined;
+  /** The `error` object of an error envelope. */
+  error: ApiErrorBody | undefined;
+  /** Seconds waited for Retry-After before the answer that is returned here (0 when not throttled). */
+  throttledSeconds: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeout: string;
+  /**
+   * What to do on 429: "wait" sleeps Retry-After and tries once more (load scenarios: pacing, never a busy loop);
+   * "return" hands the 429 to the caller (conformance scenarios inspect it).
+   */
+  onThrottle: "wait" | "return";
+  /** Upper bound on one Retry-After wait, so a wrong header cannot park a VU for the rest of the run. */
+  maxThrottleWaitSeconds: number;
+}
+
+type Envelope = "list" | "detail" | "none";
+
+function queryString(query: Query | undefined): string {
+  if (!query) return "";
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+function parseBody(res: RefinedResponse<ResponseType | undefined>): unknown {
+  const type = res.headers["Content-Type"] ?? "";
+  if (!type.includes("json") || typeof res.body !== "string" || res.body.length === 0) return undefined;
+  try {
+    return JSON.parse(res.body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfterSeconds(res: RefinedResponse<ResponseType | undefined>): number {
+  const value = Number(res.headers[HEADERS.retryAfter]);
+  return Number.isFinite(value) && value > 0 ? value : 1;
+}
+
+export class ApiClient {
+  readonly options: ClientOptions;
+
+  constructor(options: ClientOptions) {
+    this.options = options;
+  }
+
+  /** Sends one request to a named endpoint and parses the answer; the building block of the typed functions. */
+  call<T>(
+    endpoint: EndpointName,
+    envelope: Envelope,
+    params: Readonly<Record<string, string>> = {},
+    request: { query?: Query; body?: Json } = {},
+  ): ApiResponse<T> {
+    const spec = ENDPOINTS[endpoint];
+    const url = `${this.options.baseUrl}${fillPath(spec.path, params)}${queryString(request.query)}`;
+    const headers: Record<string, string> = { [HEADERS.auth]: this.options.apiKey, Accept: "application/json" };
+    if (request.body) headers["Content-Type"] = "application/json";
+    const httpParams = {
+      headers,
+      timeout: this.options.timeout,
+      tags: { endpoint, name: spec.path },
+    };
+    const payload = request.body ? JSON.stringify(request.body) : null;
+    let res = http.request(spec.method, url, payload, httpParams);
+    let waited = 0;
+    if (res.status === 429) {
+      throttles.add(1, { endpoint });
+      if (this.options.onThrottle === "wait") {
+        waited = Math.min(retryAfterSeconds(res), this.options.maxThrottleWaitSeconds);
+        throttleWaitSeconds.add(waited, { endpoint });
+        sleep(waited);
+        res = http.request(spec.method, url, payload, httpParams);
+        if (res.status === 429) throttles.add(1, { endpoint });
+      }
+    }
+    return toApiResponse<T>(endpoint, envelope, res, waited);
+  }
+
+  listProducts(query?: Query): ApiResponse<Json[]> {
+    return this.call("products", "list", {}, { query });
+  }
+
+  getProduct(uuid: string, query?: Query): ApiResponse<Json> {
+    return this.call("product", "detail", { uuid }, { query });
+  }
+
+  getProductRestrictions(uuid: string): ApiResponse<Json> {
+    return this.call("productRestrictions", "detail", { uuid });
+  }
+
+  listProductTypes(uuid: string): ApiResponse<Json[]> {
+    return this.call("productTypes", "list", { uuid });
+  }
+
+  getProductType(uuid: string, query?: Query): ApiResponse<Json> {
+    return this.call("productType", "detail", { uuid }, { query });
+  }
+
+  getPriceList(uuid: string, dateStart: string, dateEnd: string): ApiResponse<Json[]> {
+    return this.call("priceList", "list", { uuid }, { query: { date_start: dateStart, date_end: dateEnd } });
+  }
+
+  getPriceForDate(uuid: string, date: string): ApiResponse<Json> {
+    return this.call("priceListDate", "detail", { uuid, date });
+  }
+
+  createBooking(request: BookingRequest): ApiResponse<Json> {
+    return this.call("bookingCreate", "detail", {}, { body: { ...request } });
+  }
+
+  listBookings(query?: Query): ApiResponse<Json[]> {
+    return this.call("bookings", "list", {}, { query });
+  }
+
+  getBooking(uuid: string): ApiResponse<Json> {
+    return this.call("booking", "detail", { uuid });
+  }
+
+  confirmBooking(uuid: string): ApiResponse<Json> {
+    return this.call("bookingConfirm", "detail", { uuid });
+  }
+
+  cancelBooking(uuid: string): ApiResponse<Json> {
+    return this.call("bookingCancel", "detail", { uuid });
+  }
+
+  listVouchers(bookingUuid: string): ApiResponse<Json[]> {
+    return this.call("vouchers", "list", { bookingUuid });
+  }
+
+  getConfig(): ApiResponse<Json> {
+    return this.call("config", "detail");
+  }
+}
+
+export function toApiResponse<T>(
+  endpoint: EndpointName,
+  envelope: Envelope,
+  res: RefinedResponse<ResponseType | undefined>,
+  throttledSeconds = 0,
+): ApiResponse<T> {
+  const body = parseBody(res);
+  let data: unknown;
+  let pagination: Pagination | undefined;
+  if (envelope === "list" && isListEnvelope(body)) {
+    data = body.data;
+    pagination = body.meta.pagination;
+  } else if (envelope === "detail" && isDetailEnvelope(body)) {
+    data = body.data;
+  }
+  return {
+    endpoint,
+    status: res.status,
+    headers: res.headers,
+    body,
+    data: data as T | undefined,
+    pagination,
+    error: isErrorEnvelope(body) ? body.error : undefined,
+    throttledSeconds,
+  };
+}

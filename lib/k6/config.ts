@@ -1,0 +1,72 @@
+/**
+ * The k6 side's configuration, in one typed loader: every setting comes from an environment variable with the ATD_
+ * prefix (the harness sets them; a person running k6 by hand can too), is validated once in the init context, and
+ * fails the run with a message that says what to change.
+ */
+
+export interface K6Config {
+  /** Base URL of the partner API, without a trailing slash. ATD_BASE_URL. */
+  baseUrl: string;
+  /** API keys to spread traffic over, comma separated. ATD_API_KEYS. */
+  apiKeys: string[];
+  /** Name of the load profile (see profiles.ts). ATD_PROFILE. */
+  profile: string;
+  /** Overrides the profile's main duration, k6 duration syntax (e.g. 30s, 5m). ATD_DURATION. */
+  duration: string | undefined;
+  /** Per-request timeout, k6 duration syntax. ATD_REQUEST_TIMEOUT, default 10s. */
+  requestTimeout: string;
+  /** Where handleSummary writes the machine-readable summary. ATD_SUMMARY_PATH, default k6-summary.json. */
+  summaryPath: string;
+  /** A JSON file of SLO overrides, read at init. ATD_SLO_FILE. */
+  sloFile: string | undefined;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function required(env: Env, name: string, hint: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new ConfigError(`Failed to configure the run: ${name} is not set. Please set it to ${hint}.`);
+  return value;
+}
+
+function duration(env: Env, name: string, fallback: string | undefined): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  if (!DURATION.test(value)) {
+    throw new ConfigError(
+      `Failed to configure the run: ${name}="${value}" is not a duration. Please use k6 syntax such as 30s, 5m or 1h30m.`,
+    );
+  }
+  return value;
+}
+
+export function loadConfig(env: Env): K6Config {
+  const baseUrl = required(env, "ATD_BASE_URL", "the API's base URL, e.g. http://127.0.0.1:8080").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
+    throw new ConfigError(
+      `Failed to configure the run: ATD_BASE_URL="${baseUrl}" is not an http(s) URL. Please give a URL such as http://127.0.0.1:8080.`,
+    );
+  }
+  const apiKeys = required(env, "ATD_API_KEYS", "one or more API keys, comma separated")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
+  if (apiKeys.length === 0) {
+    throw new ConfigError("Failed to configure the run: ATD_API_KEYS holds no key. Please list at least one API key.");
+  }
+  return {
+    baseUrl,
+    apiKeys,
+    profile: env.ATD_PROFILE?.trim() || "smoke",
+    duration: duration(env, "ATD_DURATION", undefined),
+    requestTimeout: duration(env, "ATD_REQUEST_TIMEOUT", "10s") ?? "10s",
+    summaryPath: env.ATD_SUMMARY_PATH?.trim() || "k6-summary.json",
+    sloFile: env.ATD_SLO_FILE?.trim() || undefined,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Load profiles as named exports. Open model (arrival-rate executors) by default: iterations start on a schedule
+ * whatever the service's latency, so a slow service shows up as latency and dropped iterations instead of hiding
+ * behind fewer requests. Rates are iterations per second of the scenario that uses the profile.
+ */
+import type { Scenario } from "k6/options";
+
+export interface LoadProfile {
+  readonly description: string;
+  /** The k6 scenario for this profile; `duration` overrides the main (steady) stage's length. */
+  scenario(duration: string | undefined): Scenario;
+}
+
+/** Does it work at all: a handful of iterations per second for a short while. */
+export const smoke: LoadProfile = {
+  description: "5 iterations/s for 15 s: the contract holds and nothing errors",
+  scenario: (duration) => ({
+    executor: "constant-arrival-rate",
+    rate: 5,
+    timeUnit: "1s",
+    duration: duration ?? "15s",
+    preAllocatedVUs: 5,
+    maxVUs: 20,
+  }),
+};
+
+/** A normal business day's traffic. */
+export const average: LoadProfile = {
+  description: "ramp to 20 iterations/s, hold 5 min, ramp down: a normal day",
+  scenario: (duration) => ({
+    executor: "ramping-arrival-rate",
+    startRate: 1,
+    timeUnit: "1s",
+    preAllocatedVUs: 20,
+    maxVUs: 200,
+    stages: [
+      { target: 20, duration: "1m" },
+      { target: 20, duration: duration ?? "5m" },
+      { target: 0, duration: "30s" },
+    ],
+  }),
+};
+
+/** Well above the normal day, to see where latency starts to climb. */
+export const stress: LoadProfile = {
+  description: "ramp to 80 iterations/s and hold 5 min: above the normal day",
+  scenario: (duration) => ({
+    executor: "ramping-arrival-rate",
+    startRate: 5,
+    timeUnit: "1s",
+    preAllocatedVUs: 50,
+    maxVUs: 400,
+    stages: [
+      { target: 80, duration: "2m" },
+      { target: 80, duration: duration ?? "5m" },
+      { target: 0, duration: "1m" },
+    ],
+  }),
+};
+
+/** A sudden surge (a flash sale, a partner's bulk sync) and the recovery after it. */
+export const spike: LoadProfile = {
+  description: "10 -> 150 iterations/s within 10 s, hold 1 min, back to 10: surge and recovery",
+  scenario: (duration) => ({
+    executor: "ramping-arrival-rate",
+    startRate: 10,
+    timeUnit: "1s",
+    preAllocatedVUs: 50,
+    maxVUs: 600,
+    stages: [
+      { target: 10, duration: "30s" },
+      { target: 150, duration: "10s" },
+      { target: 150, duration: duration ?? "1m" },
+      { target: 10, duration: "10s" },
+      { target: 10, duration: "1m" },
+    ],
+  }),
+};
+
+/** Constant load for hours: what only shows over time (leaks, drift, error creep). */
+export const soak: LoadProfile = {
+  description: "15 iterations/s constant for 2 h (nightly; compress with --duration)",
+  scenario: (duration) => ({
+    executor: "constant-arrival-rate",
+    rate: 15,
+    timeUnit: "1s",
+    duration: duration ?? "2h",
+    preAllocatedVUs: 20,
+    maxVUs: 200,
+  }),
+};
+
+/** Steps the arrival rate up until the service breaks its SLO: the capacity planner's ramp. */
+export const capacity: LoadProfile = {
+  description: "steps of +25 iterations/s every 30 s up to 400/s: find the knee",
+  scenario: (duration) => ({
+    executor: "ramping-arrival-rate",
+    startRate: 25,
+    timeUnit: "1s",
+    preAllocatedVUs: 100,
+    maxVUs: 1000,
+    stages: Array.from({ length: 16 }, (_, i) => [
+      { target: 25 * (i + 1), duration: "5s" },
+      { target: 25 * (i + 1), duration: duration ?? "25s" },
+    ]).flat(),
+  }),
+};
+
+export const PROFILES: Readonly<Record<string, LoadProfile>> = { smoke, average, stress, spike, soak, capacity };
+
+export function profileNamed(name: string): LoadProfile {
+  const profile = PROFILES[name];
+  if (!profile) {
+    throw new Error(
+      `Failed to pick the load profile: "${name}" is not one. Please use one of ${Object.keys(PROFILES).join(", ")}.`,
+    );
+  }
+  return profile;
+}

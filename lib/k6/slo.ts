@@ -1,0 +1,70 @@
+/**
+ * The SLO table: every threshold of every scenario is generated from it, so no threshold literal is repeated.
+ * Overridable by a JSON file (ATD_SLO_FILE) holding any subset of the table.
+ */
+import type { EndpointName } from "../contract/index.ts";
+
+export interface LatencySlo {
+  /** Milliseconds. */
+  p95: number;
+  p99: number;
+}
+
+export interface SloTable {
+  /** Share of checks that must pass (1 = every single one). */
+  checksPassRate: number;
+  /** Share of requests that may fail (transport errors and unexpected statuses; 429 is counted apart). */
+  errorRate: number;
+  latency: { default: LatencySlo; endpoints: Partial<Record<EndpointName, LatencySlo>> };
+}
+
+export const DEFAULT_SLO: SloTable = {
+  checksPassRate: 1,
+  errorRate: 0.01,
+  latency: {
+    default: { p95: 500, p99: 1000 },
+    endpoints: {
+      // Partners call the single-date price right before booking: it has to be quick.
+      priceListDate: { p95: 300, p99: 800 },
+      bookingCreate: { p95: 800, p99: 1500 },
+      bookingConfirm: { p95: 800, p99: 1500 },
+    },
+  },
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Deep-merges an override (parsed JSON) into the table, refusing keys the table does not have. */
+export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloTable {
+  const merge = (target: unknown, patch: unknown, path: string): unknown => {
+    if (!isPlainObject(patch)) return patch;
+    if (!isPlainObject(target)) throw new Error(`Failed to read the ${where}: ${path} is not an object in the table.`);
+    const out: Record<string, unknown> = { ...target };
+    for (const [key, value] of Object.entries(patch)) {
+      const known = key in target || path.endsWith("endpoints");
+      if (!known) {
+        throw new Error(
+          `Failed to read the ${where}: unknown key ${path}.${key}. Please use only keys of the SLO table (lib/k6/slo.ts).`,
+        );
+      }
+      out[key] = merge(target[key] ?? { p95: base.latency.default.p95, p99: base.latency.default.p99 }, value, `${path}.${key}`);
+    }
+    return out;
+  };
+  return merge(base, override, "slo") as SloTable;
+}
+
+/** k6 thresholds for the endpoints a scenario calls. */
+export function thresholdsFor(endpoints: readonly EndpointName[], slo: SloTable): Record<string, string[]> {
+  const thresholds: Record<string, string[]> = {
+    checks: [`rate>=${slo.checksPassRate}`],
+    http_req_failed: [`rate<=${slo.errorRate}`],
+  };
+  for (const endpoint of endpoints) {
+    const latency = slo.latency.endpoints[endpoint] ?? slo.latency.default;
+    thresholds[`http_req_duration{endpoint:${endpoint}}`] = [`p(95)<${latency.p95}`, `p(99)<${latency.p99}`];
+  }
+  return thresholds;
+}

@@ -1,0 +1,138 @@
+/**
+ * The `harness` command: `harness run <scenario...>`, `harness list`. Flags have environment mirrors (HARNESS_*).
+ * Exit codes: 0 pass, 1 a check or threshold failed, 2 bad usage, 3 target not started or reached.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { PROFILES } from "../lib/k6/profiles.ts";
+import { listScenarios } from "../lib/harness/bundle.ts";
+import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
+import { REPORTS_DIR } from "../lib/harness/paths.ts";
+import { runHarness } from "../lib/harness/run.ts";
+
+interface RunFlags {
+  target: "embedded" | "url";
+  baseUrl?: string;
+  controlUrl?: string;
+  controlToken?: string;
+  keys?: string;
+  profile: string;
+  duration?: string;
+  slo?: string;
+  out: string;
+  seed?: number;
+}
+
+function integer(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("must be a whole number.");
+  return Number(value);
+}
+
+/** A keys file: a JSON array of keys, {"keys": [...]}, or one key per line. */
+async function readKeys(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new HarnessError(`Failed to read --keys ${file}: ${(error as Error).message}. Please give a readable file.`, EXIT.usage);
+  }
+  let keys: unknown;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown }).keys;
+  } catch {
+    keys = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  }
+  if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
+    throw new HarnessError(
+      `Failed to read --keys ${file}: no API keys in it. Please give a JSON array of keys or one key per line.`,
+      EXIT.usage,
+    );
+  }
+  return keys as string[];
+}
+
+const program = new Command("harness")
+  .description("Load, resilience and chaos testing harness for the partner API")
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command("run")
+  .description("run one or more scenarios against a target and write reports/<run-id>/")
+  .argument("<scenario...>", "scenario names (harness list)")
+  .addOption(new Option("--target <kind>", "what to test").choices(["embedded", "url"]).default("embedded").env("HARNESS_TARGET"))
+  .addOption(new Option("--base-url <url>", "the API's base URL (target url)").env("HARNESS_BASE_URL"))
+  .addOption(new Option("--control-url <url>", "the control API's URL, when the deployment has one").env("HARNESS_CONTROL_URL"))
+  .addOption(new Option("--control-token <token>", "the control API's token").env("HARNESS_CONTROL_TOKEN"))
+  .addOption(new Option("--keys <file>", "API keys to spread traffic over (JSON array or one per line)").env("HARNESS_KEYS"))
+  .addOption(new Option("--profile <name>", "load profile").choices(Object.keys(PROFILES)).default("smoke").env("HARNESS_PROFILE"))
+  .addOption(new Option("--duration <duration>", "overrides the profile's steady stage, e.g. 30s").env("HARNESS_DURATION"))
+  .addOption(new Option("--slo <file>", "JSON file overriding the SLO table").env("HARNESS_SLO"))
+  .addOption(new Option("--out <dir>", "where run directories go").default(REPORTS_DIR).env("HARNESS_OUT"))
+  .addOption(new Option("--seed <n>", "catalogue seed of the embedded service").argParser(integer).env("HARNESS_SEED"))
+  .action(async (scenarios: string[], flags: RunFlags) => {
+    const controller = new AbortController();
+    let interrupts = 0;
+    process.on("SIGINT", () => {
+      interrupts += 1;
+      if (interrupts > 1) process.exit(130);
+      process.stderr.write("\nStopping: k6 and the target are being stopped; reports are still written.\n");
+      controller.abort();
+    });
+    process.on("SIGTERM", () => {
+      controller.abort();
+    });
+    const known = new Set((await listScenarios()).map((s) => s.name));
+    const unknown = scenarios.filter((s) => !known.has(s));
+    if (unknown.length) {
+      throw new HarnessError(
+        `Failed to start the run: unknown scenario ${unknown.join(", ")}. Please use one of: ${[...known].join(", ")}.`,
+        EXIT.usage,
+      );
+    }
+    const outcome = await runHarness({
+      scenarios,
+      target: flags.target,
+      baseUrl: flags.baseUrl,
+      controlUrl: flags.controlUrl,
+      controlToken: flags.controlToken,
+      apiKeys: flags.keys ? await readKeys(flags.keys) : undefined,
+      profile: flags.profile,
+      duration: flags.duration,
+      sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
+      outDir: path.resolve(flags.out),
+      seed: flags.seed,
+      progress: process.stdout.isTTY && !process.env.CI,
+      signal: controller.signal,
+      say: (line) => {
+        console.log(line);
+      },
+    });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command("list")
+  .description("list scenarios and load profiles")
+  .action(async () => {
+    console.log("Scenarios:");
+    for (const s of await listScenarios()) console.log(`  ${s.name.padEnd(16)} ${s.description}`);
+    console.log("Profiles:");
+    for (const [name, p] of Object.entries(PROFILES)) console.log(`  ${name.padEnd(16)} ${p.description}`);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT.usage;
+  } else if (error instanceof HarnessError) {
+    console.error(error.message);
+    process.exitCode = error.exitCode;
+  } else {
+    console.error(`Failed to run the harness: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = EXIT.failed;
+  }
+}
