@@ -1,4 +1,7 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+const shim = (file: string) => fileURLToPath(new URL(`test/shims/${file}`, import.meta.url));
 
 // Four projects kept apart: they differ in what they start (nothing, the service, k6, Docker) and so in speed and
 // in what they need on the machine. msw intercepts HTTP in-process, so the containers project never shares a
@@ -11,6 +14,13 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // k6's modules exist only inside the k6 binary: unit tests of lib/k6 run against recording shims.
+          alias: [
+            { find: /^k6$/, replacement: shim("k6.ts") },
+            { find: /^k6\/http$/, replacement: shim("k6-http.ts") },
+            { find: /^k6\/metrics$/, replacement: shim("k6-metrics.ts") },
+            { find: /^k6\/execution$/, replacement: shim("k6-execution.ts") },
+          ],
         },
       },
       {

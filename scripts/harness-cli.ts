@@ -35,14 +35,20 @@ async function readKeys(file: string): Promise<string[]> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new HarnessError(`Failed to read --keys ${file}: ${(error as Error).message}. Please give a readable file.`, EXIT.usage);
+    throw new HarnessError(
+      `Failed to read --keys ${file}: ${(error as Error).message}. Please give a readable file.`,
+      EXIT.usage,
+    );
   }
   let keys: unknown;
   try {
     const parsed = JSON.parse(text) as unknown;
     keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown }).keys;
   } catch {
-    keys = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    keys = text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
   }
   if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
     throw new HarnessError(
@@ -62,13 +68,29 @@ program
   .command("run")
   .description("run one or more scenarios against a target and write reports/<run-id>/")
   .argument("<scenario...>", "scenario names (harness list)")
-  .addOption(new Option("--target <kind>", "what to test").choices(["embedded", "url"]).default("embedded").env("HARNESS_TARGET"))
+  .addOption(
+    new Option("--target <kind>", "what to test")
+      .choices(["embedded", "url"])
+      .default("embedded")
+      .env("HARNESS_TARGET"),
+  )
   .addOption(new Option("--base-url <url>", "the API's base URL (target url)").env("HARNESS_BASE_URL"))
-  .addOption(new Option("--control-url <url>", "the control API's URL, when the deployment has one").env("HARNESS_CONTROL_URL"))
+  .addOption(
+    new Option("--control-url <url>", "the control API's URL, when the deployment has one").env("HARNESS_CONTROL_URL"),
+  )
   .addOption(new Option("--control-token <token>", "the control API's token").env("HARNESS_CONTROL_TOKEN"))
-  .addOption(new Option("--keys <file>", "API keys to spread traffic over (JSON array or one per line)").env("HARNESS_KEYS"))
-  .addOption(new Option("--profile <name>", "load profile").choices(Object.keys(PROFILES)).default("smoke").env("HARNESS_PROFILE"))
-  .addOption(new Option("--duration <duration>", "overrides the profile's steady stage, e.g. 30s").env("HARNESS_DURATION"))
+  .addOption(
+    new Option("--keys <file>", "API keys to spread traffic over (JSON array or one per line)").env("HARNESS_KEYS"),
+  )
+  .addOption(
+    new Option("--profile <name>", "load profile")
+      .choices(Object.keys(PROFILES))
+      .default("smoke")
+      .env("HARNESS_PROFILE"),
+  )
+  .addOption(
+    new Option("--duration <duration>", "overrides the profile's steady stage, e.g. 30s").env("HARNESS_DURATION"),
+  )
   .addOption(new Option("--slo <file>", "JSON file overriding the SLO table").env("HARNESS_SLO"))
   .addOption(new Option("--out <dir>", "where run directories go").default(REPORTS_DIR).env("HARNESS_OUT"))
   .addOption(new Option("--seed <n>", "catalogue seed of the embedded service").argParser(integer).env("HARNESS_SEED"))

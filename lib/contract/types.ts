@@ -161,8 +161,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 export function isLinkArray(value: unknown): value is Link[] {
   return (
-    Array.isArray(value) &&
-    value.every((l) => isRecord(l) && typeof l.rel === "string" && typeof l.href === "string")
+    Array.isArray(value) && value.every((l) => isRecord(l) && typeof l.rel === "string" && typeof l.href === "string")
   );
 }
 

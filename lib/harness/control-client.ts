@@ -20,7 +20,10 @@ export class ControlClient {
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}${path}`, {
       method,
-      headers: { [HEADERS.control]: this.#token, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        [HEADERS.control]: this.#token,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });

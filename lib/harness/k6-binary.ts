@@ -18,7 +18,10 @@ export function resolveK6(): Promise<string> {
     .catch((error: unknown) => {
       cached = undefined;
       const stderr = (error as { stderr?: string }).stderr?.trim();
-      throw new HarnessError(stderr || `Failed to find k6: ${String(error)}. Please run scripts/ensure-k6.`, EXIT.usage);
+      throw new HarnessError(
+        stderr || `Failed to find k6: ${String(error)}. Please run scripts/ensure-k6.`,
+        EXIT.usage,
+      );
     });
   return cached;
 }

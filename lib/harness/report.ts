@@ -48,7 +48,9 @@ const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
 export function renderVerdictTable(summary: RunSummary): string {
   const lines: string[] = [];
   for (const s of summary.scenarios) {
-    lines.push(`${MARK[s.verdict]}  scenario ${s.scenario}  (${s.metrics.requests} requests, ${s.metrics.throttles} throttled)`);
+    lines.push(
+      `${MARK[s.verdict]}  scenario ${s.scenario}  (${s.metrics.requests} requests, ${s.metrics.throttles} throttled)`,
+    );
     for (const error of s.errors) lines.push(`  FAIL  ${error}`);
     const checks = [...s.checks].sort((a, b) => Number(a.verdict === "pass") - Number(b.verdict === "pass"));
     for (const c of checks) {
@@ -57,7 +59,9 @@ export function renderVerdictTable(summary: RunSummary): string {
     }
     const thresholds = [...s.thresholds].sort((a, b) => Number(a.verdict === "pass") - Number(b.verdict === "pass"));
     for (const t of thresholds) {
-      lines.push(`  ${MARK[t.verdict]}  threshold ${t.metric} ${t.expression}  observed ${formatObserved(t.metric, t.observed)}`);
+      lines.push(
+        `  ${MARK[t.verdict]}  threshold ${t.metric} ${t.expression}  observed ${formatObserved(t.metric, t.observed)}`,
+      );
     }
   }
   for (const error of summary.errors) lines.push(`FAIL  ${error}`);

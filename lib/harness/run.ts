@@ -47,7 +47,10 @@ export interface RunOutcome {
 const K6_OVERHEAD_SECONDS = 120;
 
 function newRunId(scenarios: readonly string[]): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${scenarios.join("+")}-${randomBytes(2).toString("hex")}`;
 }
 
@@ -58,7 +61,9 @@ function validate(request: RunRequest): number {
     return seconds;
   } catch (error) {
     throw new HarnessError(
-      error instanceof Error && error.message.startsWith("Failed") ? error.message : `Failed to read --duration: ${String(error)}. Please use k6 syntax such as 30s.`,
+      error instanceof Error && error.message.startsWith("Failed")
+        ? error.message
+        : `Failed to read --duration: ${String(error)}. Please use k6 syntax such as 30s.`,
       EXIT.usage,
     );
   }
@@ -67,11 +72,12 @@ function validate(request: RunRequest): number {
 async function startTarget(request: RunRequest, runDir: string): Promise<StartedTarget> {
   if (request.target === "url") {
     if (!request.baseUrl) {
-      throw new HarnessError("Failed to start the run: --target url needs --base-url. Please give the API's base URL.", EXIT.usage);
+      throw new HarnessError(
+        "Failed to start the run: --target url needs --base-url. Please give the API's base URL.",
+        EXIT.usage,
+      );
     }
-    return new UrlTarget(request.baseUrl)
-      .withControl(request.controlUrl, request.controlToken)
-      .start();
+    return new UrlTarget(request.baseUrl).withControl(request.controlUrl, request.controlToken).start();
   }
   const target = new EmbeddedTarget().withLogFile(path.join(runDir, "service.log"));
   if (request.seed !== undefined) target.withSeed(request.seed);
@@ -110,7 +116,9 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
 
     request.say(`▸ start target: ${request.target}`);
     target = await startTarget(request, runDir);
-    request.say(`  target ${target.kind} at ${target.apiUrl}${target.kind === "embedded" && "pid" in target ? ` (pid ${String(target.pid)})` : ""}`);
+    request.say(
+      `  target ${target.kind} at ${target.apiUrl}${target.kind === "embedded" && "pid" in target ? ` (pid ${String(target.pid)})` : ""}`,
+    );
     const keys = await apiKeysFor(request, target);
 
     for (const scenario of request.scenarios) {
@@ -152,8 +160,12 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
         .then((t) => JSON.parse(t) as unknown)
         .catch(() => undefined);
       const scenarioErrors: string[] = [];
-      if (death) scenarioErrors.push(`Target died during the run: ${death}. Please look at ${path.join(runDir, "service.log")}.`);
-      if (result.timedOut) scenarioErrors.push(`k6 ran past the bound of ${profileSeconds + K6_OVERHEAD_SECONDS} s and was stopped.`);
+      if (death)
+        scenarioErrors.push(
+          `Target died during the run: ${death}. Please look at ${path.join(runDir, "service.log")}.`,
+        );
+      if (result.timedOut)
+        scenarioErrors.push(`k6 ran past the bound of ${profileSeconds + K6_OVERHEAD_SECONDS} s and was stopped.`);
       if (result.interrupted && !death) scenarioErrors.push("Interrupted before the end of the run.");
       if (result.exitCode !== 0 && result.exitCode !== 99) {
         scenarioErrors.push(`k6 exited with ${result.exitCode ?? result.signal}`, ...parseK6Errors(log));

@@ -65,7 +65,8 @@ export function checkList(res: ApiResponse<Record<string, unknown>[]>, itemKeys:
   if (!envelope || !res.data) return false;
   let problem: string | undefined;
   for (const [i, item] of res.data.entries()) {
-    problem = describeKeyDiff(`item ${i}`, item, itemKeys) ?? (isLinkArray(item.links) ? undefined : `item ${i}: links`);
+    problem =
+      describeKeyDiff(`item ${i}`, item, itemKeys) ?? (isLinkArray(item.links) ? undefined : `item ${i}: links`);
     if (problem) break;
   }
   return expectThat(`${res.endpoint}: item keys match the spec`, problem);
@@ -76,7 +77,9 @@ export function checkDetail(res: ApiResponse<Record<string, unknown>>, keys: Key
   if (res.status !== 200) return false;
   const envelope = expectThat(
     `${res.endpoint}: detail envelope with links`,
-    res.data && isRecord(res.body) && isLinkArray(res.body.links) ? undefined : "body is not {data: {...}, links: [...]}",
+    res.data && isRecord(res.body) && isLinkArray(res.body.links)
+      ? undefined
+      : "body is not {data: {...}, links: [...]}",
   );
   if (!envelope || !res.data) return false;
   return expectThat(`${res.endpoint}: keys match the spec`, describeKeyDiff("data", res.data, keys, forbidden));

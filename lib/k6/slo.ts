@@ -49,7 +49,11 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
           `Failed to read the ${where}: unknown key ${path}.${key}. Please use only keys of the SLO table (lib/k6/slo.ts).`,
         );
       }
-      out[key] = merge(target[key] ?? { p95: base.latency.default.p95, p99: base.latency.default.p99 }, value, `${path}.${key}`);
+      out[key] = merge(
+        target[key] ?? { p95: base.latency.default.p95, p99: base.latency.default.p99 },
+        value,
+        `${path}.${key}`,
+      );
     }
     return out;
   };

@@ -23,14 +23,20 @@ export class UrlTarget {
     try {
       parsed = new URL(this.#baseUrl);
     } catch {
-      throw new HarnessError(`Failed to use --base-url "${this.#baseUrl}": not a URL. Please give one such as http://127.0.0.1:8080.`, EXIT.usage);
+      throw new HarnessError(
+        `Failed to use --base-url "${this.#baseUrl}": not a URL. Please give one such as http://127.0.0.1:8080.`,
+        EXIT.usage,
+      );
     }
     try {
       // Any HTTP answer (401 without a key included) proves the deployment is there.
       await fetch(new URL("/v2/config", parsed), { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-      throw new HarnessError(`Failed to reach the target at ${this.#baseUrl}: ${cause}. Please check --base-url and that the service is up.`, EXIT.target);
+      throw new HarnessError(
+        `Failed to reach the target at ${this.#baseUrl}: ${cause}. Please check --base-url and that the service is up.`,
+        EXIT.target,
+      );
     }
     const control = this.#control ? new ControlClient(this.#control.url, this.#control.token) : undefined;
     return {

@@ -1,0 +1,61 @@
+/** Runs the `harness` command as a child process, the way a person or CI does, and reads its run directory. */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { RunSummary } from "../../lib/harness/report.ts";
+import { REPO_ROOT } from "../../lib/harness/paths.ts";
+
+export interface HarnessProcessResult {
+  exitCode: number | null;
+  output: string;
+  summary: RunSummary | undefined;
+  runDir: string | undefined;
+}
+
+export interface HarnessProcessOptions {
+  /** Called with each line of output as it comes (e.g. to kill the service once it is up). */
+  onLine?: (line: string) => void;
+  timeoutMs?: number;
+}
+
+export function runHarnessProcess(
+  args: readonly string[],
+  options: HarnessProcessOptions = {},
+): Promise<HarnessProcessResult> {
+  const outDir = mkdtempSync(path.join(tmpdir(), "atd-run-"));
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), ...args, "--out", outDir], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CI: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let pending = "";
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output += text;
+    pending += text;
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) options.onLine?.(line);
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 150_000);
+  return new Promise((resolve) => {
+    child.once("exit", (exitCode) => {
+      clearTimeout(timer);
+      const runs = readdirSync(outDir);
+      const runDir = runs[0] ? path.join(outDir, runs[0]) : undefined;
+      let summary: RunSummary | undefined;
+      try {
+        summary = runDir
+          ? (JSON.parse(readFileSync(path.join(runDir, "summary.json"), "utf8")) as RunSummary)
+          : undefined;
+      } catch {
+        summary = undefined;
+      }
+      resolve({ exitCode, output, summary, runDir });
+    });
+  });
+}
