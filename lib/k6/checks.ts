@@ -13,7 +13,7 @@ import {
   isRecord,
   type KeySet,
 } from "../contract/index.ts";
-import type { ApiResponse } from "./client.ts";
+import { header, type ApiResponse } from "./client.ts";
 
 const MAX_REPORTED_PER_VU = 100;
 const reported = new Set<string>();
@@ -86,7 +86,7 @@ export function checkDetail(res: ApiResponse<Record<string, unknown>>, keys: Key
 }
 
 function integerHeader(res: ApiResponse<unknown>, name: string): number | undefined {
-  const raw = res.headers[name];
+  const raw = header(res, name);
   return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
 }
 
@@ -97,9 +97,9 @@ export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
   const remaining = integerHeader(res, HEADERS.rateLimitRemaining);
   let problem: string | undefined;
   if (limit === undefined || limit <= 0) {
-    problem = `${HEADERS.rateLimitLimit} is ${JSON.stringify(res.headers[HEADERS.rateLimitLimit] ?? null)}, expected a positive integer`;
+    problem = `${HEADERS.rateLimitLimit} is ${JSON.stringify(header(res, HEADERS.rateLimitLimit) ?? null)}, expected a positive integer`;
   } else if (remaining === undefined || remaining > limit) {
-    problem = `${HEADERS.rateLimitRemaining} is ${JSON.stringify(res.headers[HEADERS.rateLimitRemaining] ?? null)}, expected an integer from 0 to ${limit}`;
+    problem = `${HEADERS.rateLimitRemaining} is ${JSON.stringify(header(res, HEADERS.rateLimitRemaining) ?? null)}, expected an integer from 0 to ${limit}`;
   }
   return expectThat(`${res.endpoint}: rate-limit headers`, problem);
 }

@@ -26,7 +26,10 @@ export type Json = Record<string, unknown>;
 export interface ApiResponse<T> {
   endpoint: EndpointName;
   status: number;
-  /** Response headers as k6 gives them (canonical case). */
+  /**
+   * Response headers with lower-case names: k6 (Go) canonicalises names, so X-RateLimit-Limit arrives as
+   * X-Ratelimit-Limit. Read them with header().
+   */
   headers: Record<string, string>;
   /** The JSON body, parsed once; undefined when the body is not JSON. */
   body: unknown;
@@ -63,8 +66,19 @@ function queryString(query: Query | undefined): string {
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-function parseBody(res: RefinedResponse<ResponseType | undefined>): unknown {
-  const type = res.headers["Content-Type"] ?? "";
+/** A response header by name, whatever its case on the wire. */
+export function header(res: { headers: Record<string, string> }, name: string): string | undefined {
+  return res.headers[name.toLowerCase()];
+}
+
+function lowerCaseHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+function parseBody(res: RefinedResponse<ResponseType | undefined>, headers: Record<string, string>): unknown {
+  const type = header({ headers }, "Content-Type") ?? "";
   if (!type.includes("json") || typeof res.body !== "string" || res.body.length === 0) return undefined;
   try {
     return JSON.parse(res.body) as unknown;
@@ -74,7 +88,7 @@ function parseBody(res: RefinedResponse<ResponseType | undefined>): unknown {
 }
 
 function retryAfterSeconds(res: RefinedResponse<ResponseType | undefined>): number {
-  const value = Number(res.headers[HEADERS.retryAfter]);
+  const value = Number(header({ headers: lowerCaseHeaders(res.headers) }, HEADERS.retryAfter));
   return Number.isFinite(value) && value > 0 ? value : 1;
 }
 
@@ -180,7 +194,8 @@ export function toApiResponse<T>(
   res: RefinedResponse<ResponseType | undefined>,
   throttledSeconds = 0,
 ): ApiResponse<T> {
-  const body = parseBody(res);
+  const headers = lowerCaseHeaders(res.headers);
+  const body = parseBody(res, headers);
   let data: unknown;
   let pagination: Pagination | undefined;
   if (envelope === "list" && isListEnvelope(body)) {
@@ -192,7 +207,7 @@ export function toApiResponse<T>(
   return {
     endpoint,
     status: res.status,
-    headers: res.headers,
+    headers,
     body,
     data: data as T | undefined,
     pagination,
