@@ -1,0 +1,202 @@
+/** Products, product types, restrictions and config (spec 4.1, 4.2 without prices, 4.4). */
+import { PRODUCT_DETAIL_KEYS, PRODUCT_TYPE_DETAIL_KEYS, type Link } from "../../lib/contract/index.ts";
+import { CATEGORIES, CITIES, CURRENCIES, LANGUAGES, type Product, type ProductType } from "../catalogue.ts";
+import { HttpError, badRequest, link, notFound, type Reply } from "../http.ts";
+import { hash } from "../rng.ts";
+import {
+  IMAGE_BASE_URL,
+  pickFields,
+  productDetail,
+  productListItem,
+  productTypeDetail,
+  productTypeSummary,
+} from "../render.ts";
+import type { ServiceState } from "../state.ts";
+import { param, type ApiContext } from "./context.ts";
+import { listEnvelope, parseFields, parseLanguage, parsePage } from "./params.ts";
+
+const SORTS = ["title", "-title", "updated_at", "-updated_at", "base_price", "-base_price"] as const;
+
+function self(ctx: ApiContext): Link[] {
+  const qs = ctx.query.toString();
+  return [link("self", qs === "" ? ctx.path : `${ctx.path}?${qs}`, ctx.method)];
+}
+
+function sorted(state: ServiceState, sort: string): Product[] {
+  let list = state.sortCache.get(sort);
+  if (list === undefined) {
+    const desc = sort.startsWith("-");
+    const key = desc ? sort.slice(1) : sort;
+    const cmp = (a: Product, b: Product): number => {
+      const d =
+        key === "title"
+          ? a.title.localeCompare(b.title)
+          : key === "updated_at"
+            ? a.updatedAt - b.updatedAt
+            : a.basePrice - b.basePrice;
+      return (desc ? -d : d) || a.index - b.index;
+    };
+    list = [...state.catalogue.products].sort(cmp);
+    state.sortCache.set(sort, list);
+  }
+  return list;
+}
+
+export function findProduct(state: ServiceState, uuid: string): Product {
+  const p = state.catalogue.productsByUuid.get(uuid);
+  if (p === undefined || !p.available) throw notFound(`Product ${uuid} was not found.`);
+  return p;
+}
+
+export function findProductType(state: ServiceState, uuid: string): ProductType {
+  const t = state.catalogue.productTypesByUuid.get(uuid);
+  if (t === undefined) throw notFound(`Product type ${uuid} was not found.`);
+  if (!t.available || !t.product.available) {
+    throw new HttpError(410, "gone", `Product type ${uuid} is no longer available.`);
+  }
+  return t;
+}
+
+export function listProducts(ctx: ApiContext): Reply {
+  const { state, query } = ctx;
+  const language = parseLanguage(query);
+  const page = parsePage(query);
+  const sort = query.get("sort") ?? "";
+  if (sort !== "" && !(SORTS as readonly string[]).includes(sort)) {
+    throw badRequest(`sort must be one of ${SORTS.join(", ")}, got "${sort}".`);
+  }
+  const type = query.get("type") ?? query.get("type_uuid") ?? "";
+  const category = query.get("category") ?? "";
+  const country = (query.get("country") ?? "").toUpperCase();
+  const city = query.get("city") ?? "";
+  let typeIndex = -1;
+  if (type !== "") {
+    typeIndex = state.catalogue.kindUuids.indexOf(type);
+    if (typeIndex === -1) throw badRequest(`type "${type}" is not a product type uuid of the catalogue.`);
+  }
+  let categoryIndex = -1;
+  if (category !== "") {
+    categoryIndex = CATEGORIES.findIndex(
+      (c, i) => c.slug === category || state.catalogue.categoryUuids[i] === category,
+    );
+    if (categoryIndex === -1) throw badRequest(`category "${category}" is unknown; see GET /v2/config.`);
+  }
+  if (country !== "" && !CITIES.some((c) => c.country === country)) {
+    throw badRequest(`country "${country}" is unknown; see GET /v2/config.`);
+  }
+  if (city !== "" && !CITIES.some((c) => c.slug === city)) {
+    throw badRequest(`city "${city}" is unknown; see GET /v2/config.`);
+  }
+  let list = sort === "" ? state.catalogue.products : sorted(state, sort);
+  const filtered = typeIndex !== -1 || categoryIndex !== -1 || country !== "" || city !== "";
+  const hidden = state.catalogue.products.some((p) => !p.available);
+  if (filtered || hidden) {
+    list = list.filter(
+      (p) =>
+        p.available &&
+        (typeIndex === -1 || p.kind === typeIndex) &&
+        (categoryIndex === -1 || p.categories.includes(categoryIndex)) &&
+        (country === "" || p.city.country === country) &&
+        (city === "" || p.city.slug === city),
+    );
+  }
+  const body = listEnvelope(ctx.path, query, list.length, page, (start, end) => {
+    const out: Record<string, unknown>[] = [];
+    for (let i = start; i < end; i++) {
+      const p = list[i];
+      if (p !== undefined) out.push(productListItem(state.catalogue, p, language));
+    }
+    return out;
+  });
+  return { status: 200, body };
+}
+
+export function getProduct(ctx: ApiContext): Reply {
+  const language = parseLanguage(ctx.query);
+  const fields = parseFields(ctx.query, PRODUCT_DETAIL_KEYS);
+  const p = findProduct(ctx.state, param(ctx, "uuid"));
+  return {
+    status: 200,
+    body: { data: pickFields(productDetail(ctx.state.catalogue, p, language), fields), links: self(ctx) },
+  };
+}
+
+export function listProductTypes(ctx: ApiContext): Reply {
+  const p = findProduct(ctx.state, param(ctx, "uuid"));
+  const types = p.productTypes.filter((t) => t.available);
+  const page = parsePage(ctx.query);
+  const body = listEnvelope(ctx.path, ctx.query, types.length, page, (s, e) =>
+    types.slice(s, e).map(productTypeSummary),
+  );
+  return { status: 200, body };
+}
+
+export function getProductType(ctx: ApiContext): Reply {
+  const language = parseLanguage(ctx.query);
+  const fields = parseFields(ctx.query, PRODUCT_TYPE_DETAIL_KEYS);
+  const t = findProductType(ctx.state, param(ctx, "uuid"));
+  return { status: 200, body: { data: pickFields(productTypeDetail(t, language), fields), links: self(ctx) } };
+}
+
+const COUNTRIES = [...new Set(CITIES.map((c) => c.country))];
+
+/** The partner's origin restrictions for a product: set through the control API, else seeded per (partner, product). */
+export function restrictionsFor(
+  state: ServiceState,
+  partnerIndex: number,
+  apiKeyRestrictions: Map<string, { allowedCountries: string[]; excludedCountries: string[] }>,
+  p: Product,
+): { allowedCountries: string[]; excludedCountries: string[] } {
+  const set = apiKeyRestrictions.get(p.uuid);
+  if (set !== undefined) return set;
+  const h = hash(state.seed, 900 + partnerIndex, p.index);
+  const bucket = h % 20;
+  const pickCountries = (n: number) =>
+    [...new Set(Array.from({ length: n }, (_, i) => COUNTRIES[hash(h, i) % COUNTRIES.length] ?? "TH"))].sort();
+  if (bucket >= 17) return { allowedCountries: [], excludedCountries: pickCountries(1 + (h % 2)) };
+  if (bucket >= 14) return { allowedCountries: pickCountries(2 + (h % 2)), excludedCountries: [] };
+  return { allowedCountries: [], excludedCountries: [] };
+}
+
+export function getRestrictions(ctx: ApiContext): Reply {
+  const p = findProduct(ctx.state, param(ctx, "uuid"));
+  const r = restrictionsFor(ctx.state, ctx.partner.index, ctx.partner.restrictions, p);
+  const mode = r.allowedCountries.length > 0 ? "allow" : r.excludedCountries.length > 0 ? "exclude" : "none";
+  return {
+    status: 200,
+    body: {
+      data: { productUuid: p.uuid, mode, allowedCountries: r.allowedCountries, excludedCountries: r.excludedCountries },
+      links: self(ctx),
+    },
+  };
+}
+
+export function getConfig(ctx: ApiContext): Reply {
+  const countries = new Map<string, { country: string; name: string; cities: { slug: string; name: string }[] }>();
+  for (const c of CITIES) {
+    let entry = countries.get(c.country);
+    if (entry === undefined) {
+      entry = { country: c.country, name: c.countryName, cities: [] };
+      countries.set(c.country, entry);
+    }
+    entry.cities.push({ slug: c.slug, name: c.name });
+  }
+  return {
+    status: 200,
+    body: {
+      data: {
+        version: "2.1",
+        languages: [...LANGUAGES],
+        currencies: [...CURRENCIES],
+        locations: [...countries.values()],
+        categories: CATEGORIES.map((c, i) => ({ uuid: ctx.state.catalogue.categoryUuids[i] ?? "", ...c })),
+        imageBaseUrl: IMAGE_BASE_URL,
+        rateLimit: {
+          limit: ctx.state.limiter.config.limit,
+          windowSeconds: ctx.state.limiter.config.windowSeconds,
+        },
+      },
+      links: self(ctx),
+    },
+  };
+}

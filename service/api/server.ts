@@ -1,0 +1,327 @@
+/**
+ * The partner API listener: auth, routing, the shared rate limit, faults, OPTIONS, and the error envelope.
+ * Hot path (GET of a listed endpoint): one header lookup, one route scan, one Map per limiter, one JSON.stringify.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  BOOKING_LIST_ITEM_KEYS,
+  ENDPOINTS,
+  ERROR_CODES,
+  PRICE_LIST_ENTRY_KEYS,
+  PRODUCT_DETAIL_KEYS,
+  PRODUCT_LIST_ITEM_KEYS,
+  PRODUCT_TYPE_DETAIL_KEYS,
+  PRODUCT_TYPE_SUMMARY_KEYS,
+  SINGLE_DATE_PRICE_KEYS,
+  VOUCHER_FILE_KEYS,
+  type EndpointName,
+} from "../../lib/contract/index.ts";
+import { HttpError, defineRoute, errorBody, matchRoute, readBody, send, type Reply, type Route } from "../http.ts";
+import type { Metrics } from "../metrics.ts";
+import type { Partner } from "../partners.ts";
+import type { RateDecision } from "../ratelimit.ts";
+import type { ServiceState } from "../state.ts";
+import {
+  cancelBooking,
+  confirmBooking,
+  createBooking,
+  getBooking,
+  listBookings,
+  listVouchers,
+  voucherFile,
+} from "./bookings.ts";
+import { getConfig, getProduct, getProductType, getRestrictions, listProductTypes, listProducts } from "./catalogue.ts";
+import type { ApiContext, ApiHandler } from "./context.ts";
+import { priceList, priceListDate } from "./prices.ts";
+
+interface Described {
+  handler: ApiHandler;
+  endpoint: EndpointName;
+  parameters: string[];
+  keys: readonly string[];
+}
+
+type ApiRoute = Route<Described>;
+
+const d = (endpoint: EndpointName, handler: ApiHandler, parameters: string[], keys: readonly string[]): Described => ({
+  handler,
+  endpoint,
+  parameters,
+  keys,
+});
+
+const LIST_PARAMS = ["page", "per_page"];
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  defineRoute("products", ENDPOINTS.products.path, {
+    GET: d(
+      "products",
+      listProducts,
+      [...LIST_PARAMS, "language", "sort", "type", "category", "country", "city"],
+      PRODUCT_LIST_ITEM_KEYS,
+    ),
+  }),
+  defineRoute("product", ENDPOINTS.product.path, {
+    GET: d("product", getProduct, ["fields", "language"], PRODUCT_DETAIL_KEYS),
+  }),
+  defineRoute("productRestrictions", ENDPOINTS.productRestrictions.path, {
+    GET: d(
+      "productRestrictions",
+      getRestrictions,
+      [],
+      ["productUuid", "mode", "allowedCountries", "excludedCountries"],
+    ),
+  }),
+  defineRoute("productTypes", ENDPOINTS.productTypes.path, {
+    GET: d("productTypes", listProductTypes, LIST_PARAMS, PRODUCT_TYPE_SUMMARY_KEYS),
+  }),
+  defineRoute("productType", ENDPOINTS.productType.path, {
+    GET: d("productType", getProductType, ["fields", "language"], PRODUCT_TYPE_DETAIL_KEYS),
+  }),
+  defineRoute("priceList", ENDPOINTS.priceList.path, {
+    GET: d("priceList", priceList, ["date_start", "date_end"], PRICE_LIST_ENTRY_KEYS),
+  }),
+  defineRoute("priceListDate", ENDPOINTS.priceListDate.path, {
+    GET: d("priceListDate", priceListDate, [], SINGLE_DATE_PRICE_KEYS),
+  }),
+  defineRoute("bookings", ENDPOINTS.bookings.path, {
+    GET: d(
+      "bookings",
+      listBookings,
+      [
+        ...LIST_PARAMS,
+        "date_start",
+        "date_end",
+        "first_name",
+        "last_name",
+        "email",
+        "phone",
+        "partner_reference",
+        "status",
+      ],
+      BOOKING_LIST_ITEM_KEYS,
+    ),
+    POST: d(
+      "bookingCreate",
+      createBooking,
+      [
+        "productTypeUuid",
+        "date",
+        "timeslot",
+        "adults",
+        "children",
+        "seniors",
+        "customer",
+        "options",
+        "partnerReference",
+      ],
+      [],
+    ),
+  }),
+  defineRoute("booking", ENDPOINTS.booking.path, { GET: d("booking", getBooking, [], []) }),
+  defineRoute("bookingConfirm", ENDPOINTS.bookingConfirm.path, {
+    PUT: d("bookingConfirm", confirmBooking, [], []),
+  }),
+  defineRoute("bookingCancel", ENDPOINTS.bookingCancel.path, { PUT: d("bookingCancel", cancelBooking, [], []) }),
+  defineRoute("vouchers", ENDPOINTS.vouchers.path, { GET: d("vouchers", listVouchers, [], VOUCHER_FILE_KEYS) }),
+  defineRoute("voucherFile", ENDPOINTS.voucherFile.path, { GET: d("voucherFile", voucherFile, [], []) }),
+  defineRoute("config", ENDPOINTS.config.path, { GET: d("config", getConfig, [], []) }),
+];
+
+const BOOKING_ENDPOINTS: ReadonlySet<string> = new Set([
+  "bookingCreate",
+  "bookings",
+  "booking",
+  "bookingConfirm",
+  "bookingCancel",
+  "vouchers",
+  "voucherFile",
+]);
+
+function rateBucket(state: ServiceState, partner: Partner, endpoint: string): string {
+  let bucket = partner.apiKey;
+  if (state.defects.on("rate-limit-shared-keys")) bucket = `pair:${partner.index >> 1}`;
+  if (state.defects.on("rate-limit-per-endpoint")) bucket = `${bucket}|${endpoint}`;
+  return bucket;
+}
+
+function rateHeaders(state: ServiceState, decision: RateDecision, now: number): Record<string, string> {
+  const remaining = state.defects.on("rate-limit-remaining-off-by-one")
+    ? Math.min(decision.limit, decision.remaining + 1)
+    : decision.remaining;
+  return {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Remaining": String(remaining),
+    "X-RateLimit-Reset": resetValue(state, decision, now),
+  };
+}
+
+function resetValue(state: ServiceState, decision: RateDecision, now: number): string {
+  if (state.defects.on("rate-limit-reset-ms")) return String(Math.ceil(decision.resetMs));
+  if (state.defects.on("rate-limit-reset-relative"))
+    return String(Math.max(1, Math.ceil((decision.resetMs - now) / 1000)));
+  return String(Math.ceil(decision.resetMs / 1000));
+}
+
+function tooManyRequests(
+  state: ServiceState,
+  decision: RateDecision,
+  now: number,
+  path: string,
+  method: string,
+): Reply {
+  const retryAfter = Math.max(1, Math.ceil((decision.resetMs - now) / 1000));
+  const headers: Record<string, string> = {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Remaining": "0",
+    "X-RateLimit-Reset": resetValue(state, decision, now),
+  };
+  if (!state.defects.on("rate-limit-missing-retry-after")) {
+    headers["Retry-After"] = String(state.defects.on("rate-limit-retry-after-ms") ? retryAfter * 1000 : retryAfter);
+  }
+  if (state.defects.on("rate-limit-html-429")) {
+    return {
+      status: 429,
+      body: "<html><body><h1>429 Too Many Requests</h1></body></html>",
+      contentType: "text/html; charset=utf-8",
+      headers,
+    };
+  }
+  const code = state.defects.on("rate-limit-wrong-error-code") ? "RATE_LIMITED" : ERROR_CODES.tooManyRequests;
+  const message = `Rate limit of ${decision.limit} requests exceeded; retry after ${retryAfter} s.`;
+  return {
+    status: 429,
+    body: errorBody({ code, message, status: 429 }, path, method, state.now()),
+    headers,
+  };
+}
+
+async function consumeAllowance(state: ServiceState, bucket: string): Promise<RateDecision> {
+  if (!state.defects.on("rate-limit-counter-race")) return state.limiter.consume(bucket, Date.now());
+  // The defect: read the counter, yield, then write back what was read plus this request (lost updates).
+  const before = state.limiter.snapshot(bucket);
+  await new Promise((resolve) => setImmediate(resolve));
+  state.limiter.restore(bucket, before);
+  return state.limiter.consume(bucket, Date.now());
+}
+
+function describe(match: ApiRoute, path: string): Reply {
+  const methods = Object.keys(match.handlers);
+  const allow = [...methods, "OPTIONS"].join(", ");
+  return {
+    status: 200,
+    headers: { Allow: allow },
+    body: {
+      data: {
+        path: match.template,
+        methods: Object.entries(match.handlers).map(([method, h]) => ({
+          method,
+          endpoint: h?.endpoint,
+          rateLimited: h !== undefined && ENDPOINTS[h.endpoint].rateLimited,
+          parameters: h?.parameters ?? [],
+          keys: h?.keys ?? [],
+        })),
+      },
+      links: [{ rel: "self", href: path, method: "OPTIONS" }],
+    },
+  };
+}
+
+export function createApiHandler(state: ServiceState, metrics: Metrics) {
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    const method = req.method ?? "GET";
+    let routeName = "unknown";
+    let extraHeaders: Record<string, string> | undefined;
+    let reply: Reply;
+    try {
+      const key = req.headers["x-authorization"];
+      const partner = typeof key === "string" ? state.partners.get(key) : undefined;
+      if (partner === undefined) {
+        throw new HttpError(
+          401,
+          ERROR_CODES.unauthorized,
+          key === undefined ? "The X-Authorization header is missing." : "The API key in X-Authorization is not valid.",
+        );
+      }
+      const match = matchRoute(API_ROUTES, path);
+      if (match === undefined) throw new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);
+      routeName = match.route.name;
+      if (method === "OPTIONS") {
+        reply = describe(match.route, path);
+      } else {
+        const described = match.route.handlers[method];
+        if (described === undefined) {
+          throw new HttpError(
+            405,
+            ERROR_CODES.methodNotAllowed,
+            `${method} is not allowed on ${match.route.template}.`,
+            undefined,
+            { Allow: [...Object.keys(match.route.handlers), "OPTIONS"].join(", ") },
+          );
+        }
+        routeName = described.endpoint;
+        const counted =
+          ENDPOINTS[described.endpoint].rateLimited ||
+          (BOOKING_ENDPOINTS.has(described.endpoint) && state.defects.on("rate-limit-counts-bookings"));
+        if (counted) {
+          const now = Date.now();
+          const decision = await consumeAllowance(state, rateBucket(state, partner, described.endpoint));
+          if (!decision.allowed) {
+            reply = tooManyRequests(state, decision, now, path, method);
+            metrics.request(routeName, reply.status);
+            send(res, reply);
+            return;
+          }
+          extraHeaders = rateHeaders(state, decision, now);
+        }
+        const fault = state.faults.routes[described.endpoint] ?? state.faults.default;
+        if (fault.latencyMs > 0) await delay(fault.latencyMs);
+        if (fault.errorRate > 0 && state.random.next() < fault.errorRate) {
+          throw new HttpError(500, ERROR_CODES.internal, "Injected fault (control API).");
+        }
+        const body = method === "POST" || method === "PUT" ? await readBody(req) : undefined;
+        const ctx: ApiContext = { state, partner, method, path, params: match.params, query: queryOf(url, q), body };
+        reply = await described.handler(ctx);
+      }
+    } catch (error) {
+      reply = errorReply(state, error, path, method);
+    }
+    if (reply.status === 413) res.once("finish", () => req.destroy());
+    if (!res.headersSent && !res.writableEnded) {
+      if (reply.status >= 400 && reply.body === undefined) reply.body = {};
+      metrics.request(routeName, reply.status);
+      send(res, reply, extraHeaders);
+    }
+  };
+}
+
+function queryOf(url: string, q: number): URLSearchParams {
+  return q === -1 ? new URLSearchParams() : new URLSearchParams(url.slice(q + 1));
+}
+
+export function errorReply(state: ServiceState, error: unknown, path: string, method: string): Reply {
+  if (error instanceof HttpError) {
+    const reply: Reply = {
+      status: error.status,
+      body: errorBody(
+        { code: error.code, message: error.message, status: error.status, extra: error.extra },
+        path,
+        method,
+        state.now(),
+      ),
+    };
+    if (error.headers !== undefined) reply.headers = error.headers;
+    return reply;
+  }
+  process.stderr.write(
+    `internal error on ${method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return {
+    status: 500,
+    body: errorBody({ code: ERROR_CODES.internal, message: "Internal error.", status: 500 }, path, method, state.now()),
+  };
+}

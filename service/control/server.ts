@@ -1,0 +1,243 @@
+/**
+ * The control listener (test environments only), guarded by X-Control-Token: what a test needs and real partners
+ * cannot do. Paths and bodies are documented in docs/service.md.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ERROR_CODES, RATE_LIMIT_ALGORITHMS, isRecord, type RateLimitAlgorithm } from "../../lib/contract/index.ts";
+import { isDefectName } from "../defects/index.ts";
+import {
+  HttpError,
+  badRequest,
+  defineRoute,
+  matchRoute,
+  parseJsonObject,
+  readBody,
+  send,
+  type Reply,
+  type Route,
+} from "../http.ts";
+import type { Metrics } from "../metrics.ts";
+import { newPartner, publicPartner } from "../partners.ts";
+import type { FaultConfig, FaultRule, ServiceState } from "../state.ts";
+import { errorReply } from "../api/server.ts";
+import { extraControlRoutes } from "./routes.ts";
+
+export interface ControlContext {
+  state: ServiceState;
+  metrics: Metrics;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+}
+
+export type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
+
+export function ok(data: unknown, status = 200): Reply {
+  return { status, body: { data } };
+}
+
+function num(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
+    throw badRequest(`${name} must be a number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+function faultRule(value: unknown, name: string): FaultRule {
+  if (!isRecord(value)) throw badRequest(`${name} must be an object {latencyMs, errorRate}.`);
+  return {
+    latencyMs: value.latencyMs === undefined ? 0 : num(value.latencyMs, `${name}.latencyMs`, 0, 60_000),
+    errorRate: value.errorRate === undefined ? 0 : num(value.errorRate, `${name}.errorRate`, 0, 1),
+  };
+}
+
+const BASE_ROUTES: Route<ControlHandler>[] = [
+  defineRoute("health", "/__control/health", {
+    GET: ({ state }) =>
+      ok({
+        status: "ok",
+        seed: state.seed,
+        products: state.catalogue.products.length,
+        productTypes: state.catalogue.productTypes.length,
+        partners: state.partners.size,
+        now: new Date(state.now()).toISOString(),
+        uptimeSeconds: Math.round((Date.now() - state.startedAt) / 1000),
+      }),
+  }),
+  defineRoute("reset", "/__control/reset", {
+    POST: ({ state, body }) => {
+      const seed = body.seed === undefined ? state.options.seed : num(body.seed, "seed", 0, 2 ** 32 - 1);
+      if (!Number.isInteger(seed)) throw badRequest("seed must be an integer.");
+      state.reset(seed);
+      return ok({ seed, products: state.catalogue.products.length, now: new Date(state.now()).toISOString() });
+    },
+  }),
+  defineRoute("partners", "/__control/partners", {
+    GET: ({ state }) => ok([...state.partners.values()].map(publicPartner)),
+  }),
+  defineRoute("partner", "/__control/partners/{apiKey}", {
+    GET: ({ state, params }) => {
+      const p = state.partners.get(params.apiKey ?? "");
+      if (p === undefined) throw new HttpError(404, ERROR_CODES.notFound, "No such partner.");
+      return ok(publicPartner(p));
+    },
+    PUT: ({ state, params, body }) => {
+      const apiKey = params.apiKey ?? "";
+      if (!/^[\w.-]{4,128}$/.test(apiKey)) throw badRequest("apiKey must be 4-128 characters of [A-Za-z0-9_.-].");
+      let p = state.partners.get(apiKey);
+      const created = p === undefined;
+      p ??= newPartner(state.partners.size, apiKey);
+      if (body.name !== undefined) {
+        if (typeof body.name !== "string") throw badRequest("name must be a string.");
+        p.name = body.name;
+      }
+      if (body.alternatives !== undefined) {
+        if (typeof body.alternatives !== "boolean") throw badRequest("alternatives must be a boolean.");
+        p.alternatives = body.alternatives;
+      }
+      if (body.webhookUrl !== undefined) {
+        if (
+          body.webhookUrl !== null &&
+          (typeof body.webhookUrl !== "string" || !/^https?:\/\/\S+$/.test(body.webhookUrl))
+        ) {
+          throw badRequest("webhookUrl must be an http(s) URL or null.");
+        }
+        p.webhookUrl = body.webhookUrl;
+        p.webhookDisabled = false;
+      }
+      if (body.webhookSecret !== undefined) {
+        if (typeof body.webhookSecret !== "string" || !/^whsec_[A-Za-z0-9+/=]{8,}$/.test(body.webhookSecret)) {
+          throw badRequest("webhookSecret must look like whsec_<base64>.");
+        }
+        p.webhookSecret = body.webhookSecret;
+      }
+      if (body.restrictions !== undefined) {
+        if (!isRecord(body.restrictions))
+          throw badRequest("restrictions must map product uuids to {allowedCountries, excludedCountries}.");
+        for (const [uuid, r] of Object.entries(body.restrictions)) {
+          const list = (v: unknown) =>
+            Array.isArray(v) && v.every((c): c is string => typeof c === "string") ? v : undefined;
+          const allowed = isRecord(r) ? list(r.allowedCountries ?? []) : undefined;
+          const excluded = isRecord(r) ? list(r.excludedCountries ?? []) : undefined;
+          if (allowed === undefined || excluded === undefined) throw badRequest(`restrictions.${uuid} is malformed.`);
+          p.restrictions.set(uuid, { allowedCountries: allowed, excludedCountries: excluded });
+        }
+      }
+      state.partners.set(apiKey, p);
+      return ok(publicPartner(p), created ? 201 : 200);
+    },
+  }),
+  defineRoute("defects", "/__control/defects", {
+    GET: ({ state }) => ok(state.defects.list()),
+    PUT: ({ state, body }) => {
+      const entries = Object.entries(body);
+      for (const [name, value] of entries) {
+        if (!isDefectName(name)) throw badRequest(`Unknown defect "${name}"; GET /__control/defects lists them.`);
+        if (typeof value !== "boolean") throw badRequest(`Defect "${name}" must be set to true or false.`);
+      }
+      for (const [name, value] of entries) if (isDefectName(name)) state.defects.set(name, value === true);
+      return ok(state.defects.list());
+    },
+  }),
+  defineRoute("faults", "/__control/faults", {
+    GET: ({ state }) => ok(state.faults),
+    PUT: ({ state, body }) => {
+      const faults: FaultConfig = {
+        default: body.default === undefined ? { latencyMs: 0, errorRate: 0 } : faultRule(body.default, "default"),
+        routes: {},
+      };
+      if (body.routes !== undefined) {
+        if (!isRecord(body.routes)) throw badRequest("routes must map endpoint names to {latencyMs, errorRate}.");
+        for (const [name, rule] of Object.entries(body.routes)) faults.routes[name] = faultRule(rule, `routes.${name}`);
+      }
+      state.faults = faults;
+      return ok(faults);
+    },
+  }),
+  defineRoute("clock", "/__control/clock", {
+    GET: ({ state }) => ok(clockView(state)),
+    POST: ({ state, body }) => {
+      if (body.timeScale !== undefined) state.clock.setTimeScale(num(body.timeScale, "timeScale", 0.001, 1_000_000));
+      if (body.advanceSeconds !== undefined) {
+        state.clock.advance(num(body.advanceSeconds, "advanceSeconds", 0, 10 * 365 * 86_400) * 1000);
+      }
+      if (body.timeScale === undefined && body.advanceSeconds === undefined) {
+        throw badRequest("Send {advanceSeconds} or {timeScale}.");
+      }
+      return ok(clockView(state));
+    },
+  }),
+  defineRoute("rateLimit", "/__control/rate-limit", {
+    GET: ({ state }) => ok(state.limiter.config),
+    PUT: ({ state, body }) => {
+      const current = state.limiter.config;
+      const algorithm = body.algorithm ?? current.algorithm;
+      if (typeof algorithm !== "string" || !(RATE_LIMIT_ALGORITHMS as readonly string[]).includes(algorithm)) {
+        throw badRequest(`algorithm must be one of ${RATE_LIMIT_ALGORITHMS.join(", ")}.`);
+      }
+      const limit = body.limit === undefined ? current.limit : num(body.limit, "limit", 1, 1_000_000);
+      const windowSeconds =
+        body.windowSeconds === undefined ? current.windowSeconds : num(body.windowSeconds, "windowSeconds", 1, 86_400);
+      if (!Number.isInteger(limit) || !Number.isInteger(windowSeconds)) {
+        throw badRequest("limit and windowSeconds must be integers.");
+      }
+      state.limiter.configure({ limit, windowSeconds, algorithm: algorithm as RateLimitAlgorithm });
+      return ok(state.limiter.config);
+    },
+  }),
+];
+
+function clockView(state: ServiceState): Record<string, unknown> {
+  const now = state.now();
+  return {
+    now: new Date(now).toISOString(),
+    nowMs: Math.round(now),
+    timeScale: state.clock.timeScale,
+    offsetSeconds: Math.round(state.clock.offsetMs / 1000),
+    pendingTasks: state.clock.pendingTasks,
+  };
+}
+
+export function createControlHandler(state: ServiceState, metrics: Metrics, token: string) {
+  const routes = [...BASE_ROUTES, ...extraControlRoutes];
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    const method = req.method ?? "GET";
+    let reply: Reply;
+    try {
+      if (req.headers["x-control-token"] !== token) {
+        throw new HttpError(401, ERROR_CODES.unauthorized, "The X-Control-Token header is missing or wrong.");
+      }
+      if (path === "/metrics" && method === "GET") {
+        send(res, { status: 200, body: metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8" });
+        return;
+      }
+      const match = matchRoute(routes, path);
+      if (match === undefined) throw new HttpError(404, ERROR_CODES.notFound, `No control resource at ${path}.`);
+      const handler = match.route.handlers[method];
+      if (handler === undefined) {
+        throw new HttpError(
+          405,
+          ERROR_CODES.methodNotAllowed,
+          `${method} is not allowed on ${match.route.template}.`,
+          undefined,
+          {
+            Allow: Object.keys(match.route.handlers).join(", "),
+          },
+        );
+      }
+      let body: Record<string, unknown> = {};
+      if (method === "POST" || method === "PUT") {
+        const raw = await readBody(req, 1024 * 1024);
+        if (raw.length > 0) body = parseJsonObject(raw);
+      }
+      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+      reply = await handler({ state, metrics, params: match.params, query, body });
+    } catch (error) {
+      reply = errorReply(state, error, path, method);
+    }
+    send(res, reply);
+  };
+}

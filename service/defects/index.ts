@@ -1,0 +1,102 @@
+// The switchboard: every known defect, one import each. To add a defect, add a file beside this one and list it here.
+import alternativesBeyondWindow from "./alternatives-beyond-window.ts";
+import alternativesCodeChanged from "./alternatives-code-changed.ts";
+import alternativesMissingTimeslot from "./alternatives-missing-timeslot.ts";
+import alternativesQtyUnderstated from "./alternatives-qty-understated.ts";
+import alternativesSoldOutSlot from "./alternatives-sold-out-slot.ts";
+import alternativesTimeslotKeyNonTimeslotted from "./alternatives-timeslot-key-non-timeslotted.ts";
+import alternativesWithoutOptIn from "./alternatives-without-opt-in.ts";
+import bookingDoubleConfirm from "./booking-double-confirm.ts";
+import bookingExpiryKeepsCapacity from "./booking-expiry-keeps-capacity.ts";
+import bookingOversellRace from "./booking-oversell-race.ts";
+import rateLimitCounterRace from "./rate-limit-counter-race.ts";
+import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
+import rateLimitHtml429 from "./rate-limit-html-429.ts";
+import rateLimitMissingRetryAfter from "./rate-limit-missing-retry-after.ts";
+import rateLimitPerEndpoint from "./rate-limit-per-endpoint.ts";
+import rateLimitRemainingOffByOne from "./rate-limit-remaining-off-by-one.ts";
+import rateLimitResetMs from "./rate-limit-reset-ms.ts";
+import rateLimitResetRelative from "./rate-limit-reset-relative.ts";
+import rateLimitRetryAfterMs from "./rate-limit-retry-after-ms.ts";
+import rateLimitSharedKeys from "./rate-limit-shared-keys.ts";
+import rateLimitWrongErrorCode from "./rate-limit-wrong-error-code.ts";
+import webhookBadSignature from "./webhook-bad-signature.ts";
+import webhookDelay from "./webhook-delay.ts";
+import webhookDrop from "./webhook-drop.ts";
+import webhookDuplicate from "./webhook-duplicate.ts";
+import webhookIgnore410 from "./webhook-ignore-410.ts";
+import webhookNeverEmitTickets from "./webhook-never-emit-tickets.ts";
+import webhookNewIdOnRetry from "./webhook-new-id-on-retry.ts";
+import webhookNoRetry from "./webhook-no-retry.ts";
+import webhookReorder from "./webhook-reorder.ts";
+import webhookRetryTooEarly from "./webhook-retry-too-early.ts";
+import webhookStaleTimestamp from "./webhook-stale-timestamp.ts";
+
+export const DEFECTS = [
+  alternativesBeyondWindow,
+  alternativesCodeChanged,
+  alternativesMissingTimeslot,
+  alternativesQtyUnderstated,
+  alternativesSoldOutSlot,
+  alternativesTimeslotKeyNonTimeslotted,
+  alternativesWithoutOptIn,
+  bookingDoubleConfirm,
+  bookingExpiryKeepsCapacity,
+  bookingOversellRace,
+  rateLimitCounterRace,
+  rateLimitCountsBookings,
+  rateLimitHtml429,
+  rateLimitMissingRetryAfter,
+  rateLimitPerEndpoint,
+  rateLimitRemainingOffByOne,
+  rateLimitResetMs,
+  rateLimitResetRelative,
+  rateLimitRetryAfterMs,
+  rateLimitSharedKeys,
+  rateLimitWrongErrorCode,
+  webhookBadSignature,
+  webhookDelay,
+  webhookDrop,
+  webhookDuplicate,
+  webhookIgnore410,
+  webhookNeverEmitTickets,
+  webhookNewIdOnRetry,
+  webhookNoRetry,
+  webhookReorder,
+  webhookRetryTooEarly,
+  webhookStaleTimestamp,
+] as const;
+
+export type DefectName = (typeof DEFECTS)[number]["name"];
+
+export const DEFECT_NAMES: readonly DefectName[] = DEFECTS.map((d) => d.name);
+
+export function isDefectName(name: string): name is DefectName {
+  return (DEFECT_NAMES as readonly string[]).includes(name);
+}
+
+/** Which defects are switched on. Reads are a Set lookup, cheap enough for the hot path. */
+export class DefectSwitchboard {
+  readonly #on = new Set<DefectName>();
+
+  on(name: DefectName): boolean {
+    return this.#on.size > 0 && this.#on.has(name);
+  }
+
+  set(name: DefectName, enabled: boolean): void {
+    if (enabled) this.#on.add(name);
+    else this.#on.delete(name);
+  }
+
+  clear(): void {
+    this.#on.clear();
+  }
+
+  enabled(): DefectName[] {
+    return [...this.#on];
+  }
+
+  list(): { name: DefectName; issue: number; area: string; description: string; enabled: boolean }[] {
+    return DEFECTS.map((d) => ({ ...d, enabled: this.#on.has(d.name) }));
+  }
+}

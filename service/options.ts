@@ -1,0 +1,164 @@
+/**
+ * The service's options: CLI flags, each also readable from env ATD_SERVICE_<UPPER_SNAKE> (flag wins over env).
+ * Bad values raise OptionsError, whose message is the one line the process prints before exiting with code 2.
+ */
+import { parseArgs } from "node:util";
+import { RATE_LIMIT, RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm } from "../lib/contract/index.ts";
+import { DEFECT_NAMES, isDefectName, type DefectName } from "./defects/index.ts";
+
+export interface ServiceOptions {
+  host: string;
+  port: number;
+  controlPort: number;
+  controlToken: string;
+  seed: number;
+  products: number;
+  rateLimit: number;
+  rateWindowSeconds: number;
+  rateAlgorithm: RateLimitAlgorithm;
+  timeScale: number;
+  /** Defects switched on at start (also settable at runtime through the control API). */
+  defects: DefectName[];
+}
+
+export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
+  host: "127.0.0.1",
+  port: 8080,
+  controlPort: 8081,
+  controlToken: "dev-control-token",
+  seed: 1,
+  products: 200,
+  rateLimit: RATE_LIMIT.limit,
+  rateWindowSeconds: RATE_LIMIT.windowSeconds,
+  rateAlgorithm: "fixed-window",
+  timeScale: 1,
+  defects: [],
+};
+
+export const MAX_PRODUCTS = 100_000;
+
+/** A bad option: `what` is wrong, `fix` says what to change. */
+export class OptionsError extends Error {
+  readonly fix: string;
+  constructor(what: string, fix: string) {
+    super(`Failed to start the service: ${what}. Please ${fix}.`);
+    this.name = "OptionsError";
+    this.fix = fix;
+  }
+}
+
+const FLAGS = {
+  host: "host",
+  port: "port",
+  controlPort: "control-port",
+  controlToken: "control-token",
+  seed: "seed",
+  products: "products",
+  rateLimit: "rate-limit",
+  rateWindowSeconds: "rate-window-seconds",
+  rateAlgorithm: "rate-algorithm",
+  timeScale: "time-scale",
+  defects: "defects",
+} as const satisfies Record<keyof ServiceOptions, string>;
+
+type OptionKey = keyof typeof FLAGS;
+
+function envName(flag: string): string {
+  return `ATD_SERVICE_${flag.toUpperCase().replace(/-/g, "_")}`;
+}
+
+function integer(flag: string, raw: string, min: number, max: number, example: string): number {
+  const value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new OptionsError(
+      `--${flag} must be an integer from ${min} to ${max}, got "${raw}"`,
+      `pass --${flag} ${example} (or set ${envName(flag)})`,
+    );
+  }
+  return value;
+}
+
+function positiveNumber(flag: string, raw: string, max: number, example: string): number {
+  const value = /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isFinite(value) || value <= 0 || value > max) {
+    throw new OptionsError(
+      `--${flag} must be a number above 0 and at most ${max}, got "${raw}"`,
+      `pass --${flag} ${example} (or set ${envName(flag)})`,
+    );
+  }
+  return value;
+}
+
+function nonEmpty(flag: string, raw: string, example: string): string {
+  if (raw.trim() === "") {
+    throw new OptionsError(`--${flag} must not be empty`, `pass --${flag} ${example} (or set ${envName(flag)})`);
+  }
+  return raw.trim();
+}
+
+/** Turns raw string values (already merged from env and flags) into validated options. */
+export function resolveOptions(raw: Partial<Record<OptionKey, string>>): ServiceOptions {
+  const o: ServiceOptions = { ...DEFAULT_OPTIONS, defects: [] };
+  if (raw.host !== undefined) o.host = nonEmpty(FLAGS.host, raw.host, "127.0.0.1");
+  if (raw.port !== undefined) o.port = integer(FLAGS.port, raw.port, 0, 65535, "8080 (0 picks a free port)");
+  if (raw.controlPort !== undefined) {
+    o.controlPort = integer(FLAGS.controlPort, raw.controlPort, 0, 65535, "8081 (0 picks a free port)");
+  }
+  if (raw.controlToken !== undefined) o.controlToken = nonEmpty(FLAGS.controlToken, raw.controlToken, "a-secret");
+  if (raw.seed !== undefined) o.seed = integer(FLAGS.seed, raw.seed, 0, 2 ** 32 - 1, "42");
+  if (raw.products !== undefined) o.products = integer(FLAGS.products, raw.products, 1, MAX_PRODUCTS, "200");
+  if (raw.rateLimit !== undefined) o.rateLimit = integer(FLAGS.rateLimit, raw.rateLimit, 1, 1_000_000, "400");
+  if (raw.rateWindowSeconds !== undefined) {
+    o.rateWindowSeconds = integer(FLAGS.rateWindowSeconds, raw.rateWindowSeconds, 1, 86_400, "60");
+  }
+  if (raw.rateAlgorithm !== undefined) {
+    const value = raw.rateAlgorithm.trim();
+    if (!(RATE_LIMIT_ALGORITHMS as readonly string[]).includes(value)) {
+      throw new OptionsError(
+        `--rate-algorithm must be one of ${RATE_LIMIT_ALGORITHMS.join(", ")}, got "${raw.rateAlgorithm}"`,
+        `pass --rate-algorithm fixed-window (or set ${envName(FLAGS.rateAlgorithm)})`,
+      );
+    }
+    o.rateAlgorithm = value as RateLimitAlgorithm;
+  }
+  if (raw.timeScale !== undefined) o.timeScale = positiveNumber(FLAGS.timeScale, raw.timeScale, 1_000_000, "1");
+  if (raw.defects !== undefined && raw.defects.trim() !== "") {
+    for (const name of raw.defects.split(",").map((s) => s.trim())) {
+      if (name === "") continue;
+      if (!isDefectName(name)) {
+        throw new OptionsError(
+          `--defects names an unknown defect "${name}"`,
+          `use comma-separated names from: ${DEFECT_NAMES.join(", ")}`,
+        );
+      }
+      o.defects.push(name);
+    }
+  }
+  return o;
+}
+
+/** Parses argv (without node and script) and env into options; throws OptionsError on anything wrong. */
+export function parseServiceArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>) {
+  const options = Object.fromEntries(Object.values(FLAGS).map((flag) => [flag, { type: "string" as const }])) as Record<
+    string,
+    { type: "string" }
+  >;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new OptionsError(
+      `the command line is not understood (${message})`,
+      `use only --${Object.values(FLAGS).join(", --")}, each followed by a value`,
+    );
+  }
+  const raw: Partial<Record<OptionKey, string>> = {};
+  for (const [key, flag] of Object.entries(FLAGS) as [OptionKey, string][]) {
+    const fromFlag = values[flag];
+    const fromEnv = env[envName(flag)];
+    if (typeof fromFlag === "string") raw[key] = fromFlag;
+    else if (fromEnv !== undefined && fromEnv !== "") raw[key] = fromEnv;
+  }
+  return resolveOptions(raw);
+}

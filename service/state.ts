@@ -1,0 +1,90 @@
+/** Everything the service knows, in one object: catalogue, inventory, partners, bookings, clock, limiter, switches. */
+import { generateCatalogue, type Catalogue, type Product } from "./catalogue.ts";
+import { VirtualClock } from "./clock.ts";
+import { dayOf } from "./dates.ts";
+import { DefectSwitchboard } from "./defects/index.ts";
+import { Inventory } from "./inventory.ts";
+import type { ServiceOptions } from "./options.ts";
+import { seedPartners, type Partner } from "./partners.ts";
+import { RateLimiter } from "./ratelimit.ts";
+import { Prng } from "./rng.ts";
+
+export interface FaultRule {
+  /** Added latency in ms before the handler runs. */
+  latencyMs: number;
+  /** Share of requests (0..1) answered 500 internal_error. */
+  errorRate: number;
+}
+
+export interface FaultConfig {
+  default: FaultRule;
+  /** Per endpoint name of lib/contract ENDPOINTS. */
+  routes: Record<string, FaultRule>;
+}
+
+export const NO_FAULTS: FaultConfig = { default: { latencyMs: 0, errorRate: 0 }, routes: {} };
+
+export class ServiceState {
+  readonly options: ServiceOptions;
+  readonly clock: VirtualClock;
+  readonly limiter: RateLimiter;
+  readonly defects = new DefectSwitchboard();
+  readonly startedAt = Date.now();
+  seed: number;
+  catalogue: Catalogue;
+  inventory: Inventory;
+  partners: Map<string, Partner>;
+  faults: FaultConfig = NO_FAULTS;
+  random: Prng;
+  /** Cached orderings of the product list, by sort key; dropped when content changes. */
+  sortCache = new Map<string, Product[]>();
+  /** Called after reset (bookings and webhooks clear their own state). */
+  readonly resetHooks: (() => void)[] = [];
+
+  constructor(options: ServiceOptions) {
+    this.options = options;
+    this.seed = options.seed;
+    this.clock = new VirtualClock(options.timeScale);
+    this.limiter = new RateLimiter({
+      limit: options.rateLimit,
+      windowSeconds: options.rateWindowSeconds,
+      algorithm: options.rateAlgorithm,
+    });
+    for (const name of options.defects) this.defects.set(name, true);
+    this.catalogue = generateCatalogue(this.seed, options.products, dayOf(this.clock.now()));
+    this.inventory = new Inventory(this.seed);
+    this.partners = seedPartners();
+    this.random = new Prng(this.seed);
+  }
+
+  /** Virtual now (ms). */
+  now(): number {
+    return this.clock.now();
+  }
+
+  today(): number {
+    return dayOf(this.clock.now());
+  }
+
+  /** Back to the seeded state: catalogue, inventory, partners, bookings, clock, limiter, events. Defects and faults
+   * stay as they are (a test that switched one on keeps it across a reset it did itself). */
+  reset(seed: number): void {
+    this.seed = seed;
+    this.clock.reset(this.options.timeScale);
+    this.catalogue = generateCatalogue(seed, this.options.products, dayOf(this.clock.now()));
+    this.inventory = new Inventory(seed);
+    this.partners = seedPartners();
+    this.random = new Prng(seed);
+    this.sortCache = new Map();
+    this.limiter.reset();
+    for (const hook of this.resetHooks) hook();
+  }
+
+  bookingCount(): number {
+    return 0;
+  }
+
+  stop(): void {
+    this.clock.stop();
+  }
+}
