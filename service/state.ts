@@ -8,6 +8,8 @@ import type { ServiceOptions } from "./options.ts";
 import { seedPartners, type Partner } from "./partners.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import { Prng } from "./rng.ts";
+import { BookingService } from "./bookings.ts";
+import { Webhooks } from "./webhooks.ts";
 
 export interface FaultRule {
   /** Added latency in ms before the handler runs. */
@@ -40,6 +42,8 @@ export class ServiceState {
   sortCache = new Map<string, Product[]>();
   /** Called after reset (bookings and webhooks clear their own state). */
   readonly resetHooks: (() => void)[] = [];
+  readonly webhooks: Webhooks;
+  readonly bookings: BookingService;
 
   constructor(options: ServiceOptions) {
     this.options = options;
@@ -55,6 +59,8 @@ export class ServiceState {
     this.inventory = new Inventory(this.seed);
     this.partners = seedPartners();
     this.random = new Prng(this.seed);
+    this.webhooks = new Webhooks(this.defects, () => this.clock.timeScale);
+    this.bookings = new BookingService(this, this.webhooks);
   }
 
   /** Virtual now (ms). */
@@ -77,14 +83,17 @@ export class ServiceState {
     this.random = new Prng(seed);
     this.sortCache = new Map();
     this.limiter.reset();
+    this.bookings.store.clear();
+    this.webhooks.reset();
     for (const hook of this.resetHooks) hook();
   }
 
   bookingCount(): number {
-    return 0;
+    return this.bookings.store.byUuid.size;
   }
 
   stop(): void {
     this.clock.stop();
+    this.webhooks.stop();
   }
 }

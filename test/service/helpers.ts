@@ -62,3 +62,64 @@ export async function control(
 export function dateFromToday(state: StartedService["state"], days: number): string {
   return new Date((state.today() + days) * 86_400_000).toISOString().slice(0, 10);
 }
+
+export interface PickSpec {
+  timeslotted?: boolean;
+  instant?: boolean;
+  children?: boolean;
+}
+
+/** A product type of the given kind, and a valid booking body for it `daysAhead` days out. */
+export function pickType(svc: StartedService, spec: PickSpec = {}, skip = 0) {
+  const found = svc.state.catalogue.productTypes.filter(
+    (t) =>
+      (spec.timeslotted === undefined || t.timeslots.length > 0 === spec.timeslotted) &&
+      (spec.instant === undefined || t.instantConfirmation === spec.instant) &&
+      (spec.children === undefined || t.allowChildren === spec.children),
+  )[skip];
+  if (found === undefined) throw new Error(`no product type matches ${JSON.stringify(spec)}`);
+  return found;
+}
+
+export function bookingBody(
+  svc: StartedService,
+  t: ReturnType<typeof pickType>,
+  daysAhead = 10,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    productTypeUuid: t.uuid,
+    date: dateFromToday(svc.state, daysAhead),
+    ...(t.timeslots.length > 0 ? { timeslot: t.timeslots[0] } : {}),
+    adults: 1,
+    customer: { firstName: "Ada", lastName: "Lovelace", salutation: "Ms", email: "ada@example.com", phone: "+6612345" },
+    options: t.options
+      .filter((o) => o.required)
+      .map((o) => ({ uuid: o.uuid, value: o.type === "select" ? (o.values[0]?.uuid ?? "") : "Ada Lovelace" })),
+    partnerReference: "ref-1",
+    ...extra,
+  };
+}
+
+/** Sets the supplier's free seats of a slot (all timeslots of the day when none is given). */
+export async function setInventory(
+  svc: StartedService,
+  productTypeUuid: string,
+  date: string,
+  body: { remaining?: number; timeslot?: string; caps?: Record<string, number> | null },
+): Promise<void> {
+  const res = await control(svc, `/__control/inventory/${productTypeUuid}/${date}`, { method: "PUT", body });
+  if (res.status !== 200) throw new Error(`inventory PUT failed: ${res.status} ${res.text}`);
+}
+
+export async function book(
+  svc: StartedService,
+  t: ReturnType<typeof pickType>,
+  daysAhead = 10,
+  extra: Record<string, unknown> = {},
+  key: string = KEY,
+): Promise<string> {
+  const res = await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, t, daysAhead, extra), key });
+  if (res.status !== 201) throw new Error(`booking failed: ${res.status} ${res.text}`);
+  return (res.body as { data: { uuid: string } }).data.uuid;
+}
