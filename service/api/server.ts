@@ -201,7 +201,7 @@ async function consumeAllowance(state: ServiceState, bucket: string): Promise<Ra
   if (!state.defects.on("rate-limit-counter-race")) return state.limiter.consume(bucket, Date.now());
   // The defect: read the counter, yield, then write back what was read plus this request (lost updates).
   const before = state.limiter.snapshot(bucket);
-  await new Promise((resolve) => setImmediate(resolve));
+  await delay(3);
   state.limiter.restore(bucket, before);
   return state.limiter.consume(bucket, Date.now());
 }

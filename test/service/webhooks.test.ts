@@ -1,0 +1,125 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON read by the assertions */
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
+import { ALT_KEY, KEY, api, book, control, pickType, start } from "./helpers.ts";
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A tiny receiver: records deliveries and answers with the next queued status (200 by default). */
+async function receiver(statuses: number[] = []) {
+  const deliveries: Delivery[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      res.writeHead(statuses.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    deliveries,
+    async [Symbol.asyncDispose]() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+function verify(secret: string, d: Delivery): boolean {
+  const id = String(d.headers["webhook-id"]);
+  const ts = String(d.headers["webhook-timestamp"]);
+  const expected = createHmac("sha256", Buffer.from(secret.slice(6), "base64"))
+    .update(`${id}.${ts}.${d.body}`)
+    .digest("base64");
+  return d.headers["webhook-signature"] === `v1,${expected}` && Math.abs(Date.now() / 1000 - Number(ts)) < 300;
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await sleep(20);
+}
+
+describe("webhooks", () => {
+  it("should deliver all eight event kinds with valid Standard Webhooks signatures", async () => {
+    await using svc = await start();
+    await using sink = await receiver();
+    const partner = await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: sink.url } });
+    const secret = partner.body.data.webhookSecret as string;
+    const instant = await book(svc, pickType(svc, { instant: true }));
+    await api(svc, `/v2/bookings/${instant}/confirm`, { method: "PUT" });
+    await api(svc, `/v2/bookings/${instant}/cancel`, { method: "PUT" });
+    const t = pickType(svc, {}, 3);
+    const p = svc.state.catalogue.products[5]?.uuid ?? "";
+    await control(svc, `/__control/product-types/${t.uuid}`, { method: "PUT", body: { title: "New title" } });
+    await control(svc, `/__control/product-types/${t.uuid}`, { method: "PUT", body: { available: false } });
+    await control(svc, `/__control/product-types/${t.uuid}`, { method: "PUT", body: { available: true } });
+    await control(svc, `/__control/products/${p}`, { method: "PUT", body: { title: "Renamed" } });
+    await control(svc, `/__control/products/${p}`, { method: "PUT", body: { available: false } });
+    await control(svc, `/__control/products/${p}`, { method: "PUT", body: { available: true } });
+    const types = () => new Set(sink.deliveries.map((d) => (JSON.parse(d.body) as { type: string }).type));
+    await until(() => types().size === WEBHOOK_EVENT_TYPES.length);
+    expect([...types()].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const d of sink.deliveries) expect(verify(secret, d)).toBe(true);
+    const body = JSON.parse(sink.deliveries[0]?.body ?? "{}");
+    expect(Object.keys(body).sort()).toEqual(["data", "timestamp", "type"]);
+    const ledger = await control(svc, `/__control/events?apiKey=${KEY}`);
+    expect(ledger.body.data.length).toBeGreaterThanOrEqual(sink.deliveries.length);
+  });
+
+  it("should emit status changes from the clock: supplier approval and expiry", async () => {
+    await using svc = await start();
+    await using sink = await receiver();
+    await control(svc, `/__control/partners/${ALT_KEY}`, { method: "PUT", body: { webhookUrl: sink.url } });
+    const waiting = await book(svc, pickType(svc, { instant: false }), 10, {}, ALT_KEY);
+    await api(svc, `/v2/bookings/${waiting}/confirm`, { method: "PUT", key: ALT_KEY });
+    const left = await book(svc, pickType(svc, { instant: true }), 10, {}, ALT_KEY);
+    await control(svc, "/__control/clock", { method: "POST", body: { advanceSeconds: 6 * 86_400 } });
+    const statuses = () =>
+      sink.deliveries.map((d) => JSON.parse(d.body) as { type: string; data: { bookingUuid: string; status: string } });
+    await until(() => statuses().some((e) => e.data.bookingUuid === left && e.data.status === "expired"));
+    expect(statuses().some((e) => e.data.bookingUuid === waiting && e.data.status === "approved")).toBe(true);
+    expect(statuses().some((e) => e.data.bookingUuid === left && e.data.status === "expired")).toBe(true);
+  });
+
+  it("should retry with the same webhook-id on the time-scaled schedule, and stop after a 410", async () => {
+    await using svc = await start({ timeScale: 600 });
+    await using sink = await receiver([500, 503, 200]);
+    await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: sink.url } });
+    await book(svc, pickType(svc, { instant: true }));
+    // 60 s and 120 s at scale 600: 100 ms and 200 ms.
+    await until(() => sink.deliveries.length >= 3);
+    expect(sink.deliveries).toHaveLength(3);
+    expect(new Set(sink.deliveries.map((d) => d.headers["webhook-id"])).size).toBe(1);
+    await using gone = await receiver([410]);
+    await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: gone.url } });
+    await book(svc, pickType(svc, { instant: true }));
+    await until(() => gone.deliveries.length >= 1);
+    await book(svc, pickType(svc, { instant: true }));
+    await sleep(300);
+    expect(gone.deliveries).toHaveLength(1);
+    const partner = await control(svc, `/__control/partners/${KEY}`);
+    expect(partner.body.data.webhookEnabled).toBe(false);
+  });
+
+  it("should not block the request that caused an event when the receiver hangs", async () => {
+    await using svc = await start();
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
+    await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: url } });
+    const started = Date.now();
+    await book(svc, pickType(svc, { instant: true }));
+    expect(Date.now() - started).toBeLessThan(500);
+    hanging.closeAllConnections();
+    hanging.close();
+  });
+});
