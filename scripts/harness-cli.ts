@@ -22,6 +22,8 @@ interface RunFlags {
   slo?: string;
   out: string;
   seed?: number;
+  serviceArgs?: string;
+  traffic?: string;
 }
 
 function integer(value: string): number {
@@ -94,6 +96,12 @@ program
   .addOption(new Option("--slo <file>", "JSON file overriding the SLO table").env("HARNESS_SLO"))
   .addOption(new Option("--out <dir>", "where run directories go").default(REPORTS_DIR).env("HARNESS_OUT"))
   .addOption(new Option("--seed <n>", "catalogue seed of the embedded service").argParser(integer).env("HARNESS_SEED"))
+  .addOption(
+    new Option("--service-args <args>", 'extra flags for the embedded service, e.g. "--rate-limit 50"').env(
+      "HARNESS_SERVICE_ARGS",
+    ),
+  )
+  .addOption(new Option("--traffic <file>", "JSON file overriding the traffic model").env("HARNESS_TRAFFIC"))
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
     let interrupts = 0;
@@ -126,6 +134,8 @@ program
       sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
       outDir: path.resolve(flags.out),
       seed: flags.seed,
+      serviceArgs: flags.serviceArgs?.split(/\s+/).filter((a) => a.length > 0) ?? [],
+      trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {

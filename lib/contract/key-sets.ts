@@ -1,3 +1,5 @@
+import type { EndpointName } from "./endpoints.ts";
+
 /**
  * The exact response key sets of spec Part 2, one per resource. Checks compare a response's keys with these
  * (list item vs detail), so a key that is missing or one that the spec says the resource must not carry is caught.
@@ -196,3 +198,59 @@ export function diffKeys(value: object, expected: KeySet): KeyDiff {
     unexpected: actual.filter((k) => !want.has(k)),
   };
 }
+
+/**
+ * What each endpoint answers on success: the envelope (decisions.md) and the key set of its resource (spec Part 2).
+ * `exact` key sets must match exactly; the booking detail's are a minimum (spec 2.8 lists only some of its keys).
+ * Restrictions and config have no key set in the spec (2.12).
+ */
+export interface ResponseShape {
+  /** list: {data: [...], meta: {pagination}, links}; collection: {data: [...], links}; detail: {data: {...}, links}. */
+  envelope: "list" | "collection" | "detail";
+  keys?: KeySet;
+  exact: boolean;
+  forbidden?: KeySet;
+}
+
+export const RESPONSE_SHAPES = {
+  products: { envelope: "list", keys: PRODUCT_LIST_ITEM_KEYS, exact: true },
+  product: { envelope: "detail", keys: PRODUCT_DETAIL_KEYS, exact: true, forbidden: PRODUCT_DETAIL_FORBIDDEN_KEYS },
+  productRestrictions: { envelope: "detail", exact: false },
+  productTypes: { envelope: "list", keys: PRODUCT_TYPE_SUMMARY_KEYS, exact: true },
+  productType: {
+    envelope: "detail",
+    keys: PRODUCT_TYPE_DETAIL_KEYS,
+    exact: true,
+    forbidden: PRODUCT_TYPE_DETAIL_FORBIDDEN_KEYS,
+  },
+  priceList: { envelope: "list", keys: PRICE_LIST_ENTRY_KEYS, exact: true },
+  priceListDate: { envelope: "detail", keys: SINGLE_DATE_PRICE_KEYS, exact: true },
+  bookingCreate: {
+    envelope: "detail",
+    keys: BOOKING_DETAIL_REQUIRED_KEYS,
+    exact: false,
+    forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
+  },
+  bookings: { envelope: "list", keys: BOOKING_LIST_ITEM_KEYS, exact: true },
+  booking: {
+    envelope: "detail",
+    keys: BOOKING_DETAIL_REQUIRED_KEYS,
+    exact: false,
+    forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
+  },
+  bookingConfirm: {
+    envelope: "detail",
+    keys: BOOKING_DETAIL_REQUIRED_KEYS,
+    exact: false,
+    forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
+  },
+  bookingCancel: {
+    envelope: "detail",
+    keys: BOOKING_DETAIL_REQUIRED_KEYS,
+    exact: false,
+    forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
+  },
+  vouchers: { envelope: "collection", keys: VOUCHER_FILE_KEYS, exact: true },
+  voucherFile: { envelope: "detail", exact: false },
+  config: { envelope: "detail", exact: false },
+} as const satisfies Record<EndpointName, ResponseShape>;

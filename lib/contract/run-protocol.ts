@@ -11,6 +11,7 @@ export const K6_ENV = {
   requestTimeout: "ATD_REQUEST_TIMEOUT",
   summaryPath: "ATD_SUMMARY_PATH",
   sloFile: "ATD_SLO_FILE",
+  trafficFile: "ATD_TRAFFIC_FILE",
 } as const;
 
 /** A failed check logs `<marker>{"check": name, "problem": text}` once per distinct problem per VU. */

@@ -189,3 +189,8 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
     typeof value.error.http_code === "number"
   );
 }
+
+/** {data: [...], links} without pagination (the vouchers response). */
+export function isCollectionEnvelope(value: unknown): value is { data: Record<string, unknown>[]; links: Link[] } {
+  return isRecord(value) && Array.isArray(value.data) && value.data.every(isRecord) && isLinkArray(value.links);
+}

@@ -44,25 +44,30 @@ function formatObserved(metric: string, value: number | undefined): string {
 
 const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
 
-/** The verdict table: one line per check and threshold, failures first within each scenario, problems indented. */
+/**
+ * The short verdict table: per scenario one line of figures, every failed check (with what was wrong) and failed
+ * threshold (with the observed value), and a count of what passed. summary.json has every entry.
+ */
 export function renderVerdictTable(summary: RunSummary): string {
   const lines: string[] = [];
   for (const s of summary.scenarios) {
+    const m = s.metrics;
     lines.push(
-      `${MARK[s.verdict]}  scenario ${s.scenario}  (${s.metrics.requests} requests, ${s.metrics.throttles} throttled)`,
+      `${MARK[s.verdict]}  scenario ${s.scenario}: ${m.iterations} iterations, ${m.requests} requests, ${m.throttles} throttled, ${m.droppedIterations} dropped`,
     );
     for (const error of s.errors) lines.push(`  FAIL  ${error}`);
-    const checks = [...s.checks].sort((a, b) => Number(a.verdict === "pass") - Number(b.verdict === "pass"));
-    for (const c of checks) {
-      lines.push(`  ${MARK[c.verdict]}  check ${c.name}  ${c.passes} passed, ${c.fails} failed`);
+    for (const c of s.checks.filter((c) => c.verdict === "fail")) {
+      lines.push(`  FAIL  check ${c.name}: ${c.fails} of ${c.passes + c.fails} failed`);
       for (const p of c.problems) lines.push(`          - ${p}`);
     }
-    const thresholds = [...s.thresholds].sort((a, b) => Number(a.verdict === "pass") - Number(b.verdict === "pass"));
-    for (const t of thresholds) {
-      lines.push(
-        `  ${MARK[t.verdict]}  threshold ${t.metric} ${t.expression}  observed ${formatObserved(t.metric, t.observed)}`,
-      );
+    for (const t of s.thresholds.filter((t) => t.verdict === "fail")) {
+      lines.push(`  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}`);
     }
+    const passedChecks = s.checks.filter((c) => c.verdict === "pass").length;
+    const passedThresholds = s.thresholds.filter((t) => t.verdict === "pass").length;
+    lines.push(
+      `  PASS  ${passedChecks} of ${s.checks.length} checks, ${passedThresholds} of ${s.thresholds.length} thresholds`,
+    );
   }
   for (const error of summary.errors) lines.push(`FAIL  ${error}`);
   lines.push(`${MARK[summary.verdict]}  run ${summary.run.id} (exit ${summary.exitCode})`);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { profileNamed } from "../k6/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
-import { parseDuration, scenarioSeconds } from "./durations.ts";
+import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6 } from "./k6-runner.ts";
@@ -30,6 +30,9 @@ export interface RunRequest {
   sloFile: string | undefined;
   outDir: string;
   seed: number | undefined;
+  /** Extra flags for the embedded service (docs/service.md). */
+  serviceArgs: string[];
+  trafficFile: string | undefined;
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
   /** Aborts the run (Ctrl-C). */
@@ -79,7 +82,9 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
     }
     return new UrlTarget(request.baseUrl).withControl(request.controlUrl, request.controlToken).start();
   }
-  const target = new EmbeddedTarget().withLogFile(path.join(runDir, "service.log"));
+  const target = new EmbeddedTarget()
+    .withLogFile(path.join(runDir, "service.log"))
+    .withServiceArgs(request.serviceArgs);
   if (request.seed !== undefined) target.withSeed(request.seed);
   return target.start();
 }
@@ -146,6 +151,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
           duration: request.duration,
           summaryPath,
           sloFile: request.sloFile,
+          trafficFile: request.trafficFile,
         },
         logFile,
         progress: request.progress ? "inherit" : { file: path.join(runDir, `k6-${scenario}.out`) },

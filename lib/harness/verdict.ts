@@ -31,6 +31,32 @@ export interface ScenarioVerdict {
   /** Reasons the scenario failed besides checks and thresholds (k6 crashed, target died, timeout...). */
   errors: string[];
   metrics: { requests: number; iterations: number; droppedIterations: number; throttles: number };
+  /** Per endpoint tag: requests and latency, from the per-endpoint sub-metrics the SLO thresholds create. */
+  endpoints: Record<string, EndpointFigures>;
+}
+
+export interface EndpointFigures {
+  requests: number;
+  /** Share of the scenario's tagged requests. */
+  share: number;
+  p95Ms: number | undefined;
+  p99Ms: number | undefined;
+}
+
+const ENDPOINT_SUBMETRIC = /^http_req_duration\{endpoint:(\w+)\}$/;
+
+function endpointFigures(metrics: Record<string, unknown>): Record<string, EndpointFigures> {
+  const figures: Record<string, EndpointFigures> = {};
+  for (const [name, metric] of Object.entries(metrics)) {
+    const endpoint = ENDPOINT_SUBMETRIC.exec(name)?.[1];
+    if (!endpoint || !isRecord(metric) || !isRecord(metric.values)) continue;
+    const v = metric.values;
+    const num = (x: unknown) => (typeof x === "number" ? x : undefined);
+    figures[endpoint] = { requests: num(v.count) ?? 0, share: 0, p95Ms: num(v["p(95)"]), p99Ms: num(v["p(99)"]) };
+  }
+  const total = Object.values(figures).reduce((sum, f) => sum + f.requests, 0);
+  for (const f of Object.values(figures)) f.share = total ? f.requests / total : 0;
+  return figures;
 }
 
 const MAX_PROBLEMS_PER_CHECK = 10;
@@ -147,5 +173,6 @@ export function scenarioVerdict(
       droppedIterations: counterValue(metrics, "dropped_iterations"),
       throttles: counterValue(metrics, "atd_throttles"),
     },
+    endpoints: endpointFigures(metrics),
   };
 }

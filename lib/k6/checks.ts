@@ -8,10 +8,12 @@ import {
   CHECK_FAILURE_MARKER,
   ENDPOINTS,
   HEADERS,
+  RESPONSE_SHAPES,
   diffKeys,
   isLinkArray,
   isRecord,
   type KeySet,
+  type ResponseShape,
 } from "../contract/index.ts";
 import { header, type ApiResponse } from "./client.ts";
 
@@ -33,68 +35,41 @@ export function expectThat(name: string, problem: string | undefined, tags?: Rec
   return ok;
 }
 
-function describeKeyDiff(where: string, value: object, expected: KeySet, forbidden: KeySet = []): string | undefined {
-  const { missing, unexpected } = diffKeys(value, expected);
+function describeKeyDiff(where: string, value: object, shape: ResponseShape): string | undefined {
+  if (!shape.keys) return undefined;
+  const { missing, unexpected } = diffKeys(value, shape.keys);
+  const forbidden: KeySet = shape.forbidden ?? [];
   const banned = Object.keys(value).filter((k) => forbidden.includes(k));
   const parts: string[] = [];
   if (missing.length) parts.push(`missing ${missing.join(", ")}`);
-  if (unexpected.length) parts.push(`unexpected ${unexpected.join(", ")}`);
+  if (shape.exact && unexpected.length) parts.push(`unexpected ${unexpected.join(", ")}`);
   if (banned.length) parts.push(`forbidden ${banned.join(", ")}`);
+  if (!isLinkArray((value as Record<string, unknown>).links) && shape.keys.includes("links"))
+    parts.push("links is not an array of links");
   return parts.length ? `${where}: ${parts.join("; ")}` : undefined;
 }
 
-export function checkStatus(res: ApiResponse<unknown>, expected: number): boolean {
-  const problem =
-    res.status === expected
-      ? undefined
-      : res.status === 0
-        ? `no response (connection failed or timed out), expected ${expected}`
-        : `status ${res.status}${res.error ? ` (${res.error.code})` : ""}, expected ${expected}`;
-  return expectThat(`${res.endpoint}: status ${expected}`, problem);
+function statusProblem(res: ApiResponse<unknown>, expected: readonly number[]): string | undefined {
+  if (expected.includes(res.status)) return undefined;
+  const want = expected.join(" or ");
+  if (res.status === 0) return `no response (connection failed or timed out), expected ${want}`;
+  return `status ${res.status}${res.error ? ` (${res.error.code})` : ""}, expected ${want}`;
 }
 
-/** A list answer: the list envelope, `links` on it and on every item, and exactly the item keys of spec Part 2. */
-export function checkList(res: ApiResponse<Record<string, unknown>[]>, itemKeys: KeySet): boolean {
-  if (res.status !== 200) return false;
-  const envelope = expectThat(
-    `${res.endpoint}: list envelope with links`,
-    res.data && isRecord(res.body) && isLinkArray(res.body.links)
-      ? undefined
-      : "body is not {data: [...], meta: {pagination}, links: [...]}",
-  );
-  if (!envelope || !res.data) return false;
-  let problem: string | undefined;
-  for (const [i, item] of res.data.entries()) {
-    problem =
-      describeKeyDiff(`item ${i}`, item, itemKeys) ?? (isLinkArray(item.links) ? undefined : `item ${i}: links`);
-    if (problem) break;
-  }
-  return expectThat(`${res.endpoint}: item keys match the spec`, problem);
-}
-
-/** A detail answer: the detail envelope, `links`, and exactly the keys of spec Part 2 (none of the forbidden ones). */
-export function checkDetail(res: ApiResponse<Record<string, unknown>>, keys: KeySet, forbidden: KeySet = []): boolean {
-  if (res.status !== 200) return false;
-  const envelope = expectThat(
-    `${res.endpoint}: detail envelope with links`,
-    res.data && isRecord(res.body) && isLinkArray(res.body.links)
-      ? undefined
-      : "body is not {data: {...}, links: [...]}",
-  );
-  if (!envelope || !res.data) return false;
-  return expectThat(`${res.endpoint}: keys match the spec`, describeKeyDiff("data", res.data, keys, forbidden));
-}
-
-function integerHeader(res: ApiResponse<unknown>, name: string): number | undefined {
-  const raw = header(res, name);
-  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
+export function checkStatus(res: ApiResponse<unknown>, expected: number | readonly number[]): boolean {
+  const statuses = typeof expected === "number" ? [expected] : expected;
+  return expectThat(`${res.endpoint}: status ${statuses.join("/")}`, statusProblem(res, statuses));
 }
 
 /** Spec Part 8: every answer of a listed endpoint carries X-RateLimit-Limit and X-RateLimit-Remaining. */
 export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
   if (!ENDPOINTS[res.endpoint].rateLimited || res.status === 0) return true;
-  const limit = integerHeader(res, HEADERS.rateLimitLimit);
-  const remaining = integerHeader(res, HEADERS.rateLimitRemaining);
+  const integer = (name: string) => {
+    const raw = header(res, name);
+    return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
+  };
+  const limit = integer(HEADERS.rateLimitLimit);
+  const remaining = integer(HEADERS.rateLimitRemaining);
   let problem: string | undefined;
   if (limit === undefined || limit <= 0) {
     problem = `${HEADERS.rateLimitLimit} is ${JSON.stringify(header(res, HEADERS.rateLimitLimit) ?? null)}, expected a positive integer`;
@@ -102,4 +77,40 @@ export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
     problem = `${HEADERS.rateLimitRemaining} is ${JSON.stringify(header(res, HEADERS.rateLimitRemaining) ?? null)}, expected an integer from 0 to ${limit}`;
   }
   return expectThat(`${res.endpoint}: rate-limit headers`, problem);
+}
+
+/**
+ * The envelope of decisions.md and the key set of spec Part 2 for the endpoint (RESPONSE_SHAPES). Returns whether
+ * the envelope held (the data can be used); a key-set mismatch fails its own check without stopping the caller.
+ */
+export function checkShape(res: ApiResponse<unknown>): boolean {
+  const shape: ResponseShape = RESPONSE_SHAPES[res.endpoint];
+  const envelopeOk = expectThat(
+    `${res.endpoint}: ${shape.envelope} envelope with links`,
+    res.data !== undefined && isRecord(res.body) && isLinkArray(res.body.links)
+      ? undefined
+      : `body is not a ${shape.envelope} envelope: ${JSON.stringify(res.body ?? null).slice(0, 120)}`,
+  );
+  if (!envelopeOk || !shape.keys) return envelopeOk;
+  let problem: string | undefined;
+  if (Array.isArray(res.data)) {
+    for (const [i, item] of (res.data as Record<string, unknown>[]).entries()) {
+      problem = describeKeyDiff(`item ${i}`, item, shape);
+      if (problem) break;
+    }
+  } else {
+    problem = describeKeyDiff("data", res.data as object, shape);
+  }
+  expectThat(`${res.endpoint}: keys match the spec`, problem);
+  return true;
+}
+
+/**
+ * The checks every answer gets: rate-limit headers on listed endpoints, the status, and on success the envelope
+ * and key set. Returns whether the answer can be used (expected status and envelope).
+ */
+export function checkResponse(res: ApiResponse<unknown>, expected: number | readonly number[] = 200): boolean {
+  checkRateLimitHeaders(res);
+  if (!checkStatus(res, expected)) return false;
+  return res.status >= 300 || checkShape(res);
 }

@@ -9,7 +9,9 @@ import { sleep } from "k6";
 import {
   ENDPOINTS,
   HEADERS,
+  RESPONSE_SHAPES,
   fillPath,
+  isCollectionEnvelope,
   isDetailEnvelope,
   isErrorEnvelope,
   isListEnvelope,
@@ -47,6 +49,11 @@ export interface ClientOptions {
   apiKey: string;
   timeout: string;
   /**
+   * "load" tags each request with its endpoint (per-endpoint SLOs and the mix); "setup" tags it phase=setup only, so
+   * preparation calls stay out of the per-endpoint figures.
+   */
+  phase: "load" | "setup";
+  /**
    * What to do on 429: "wait" sleeps Retry-After and tries once more (load scenarios: pacing, never a busy loop);
    * "return" hands the 429 to the caller (conformance scenarios inspect it).
    */
@@ -54,8 +61,6 @@ export interface ClientOptions {
   /** Upper bound on one Retry-After wait, so a wrong header cannot park a VU for the rest of the run. */
   maxThrottleWaitSeconds: number;
 }
-
-type Envelope = "list" | "detail" | "none";
 
 function queryString(query: Query | undefined): string {
   if (!query) return "";
@@ -102,19 +107,16 @@ export class ApiClient {
   /** Sends one request to a named endpoint and parses the answer; the building block of the typed functions. */
   call<T>(
     endpoint: EndpointName,
-    envelope: Envelope,
     params: Readonly<Record<string, string>> = {},
-    request: { query?: Query; body?: Json } = {},
+    request: { query?: Query; body?: Json; url?: string } = {},
   ): ApiResponse<T> {
     const spec = ENDPOINTS[endpoint];
-    const url = `${this.options.baseUrl}${fillPath(spec.path, params)}${queryString(request.query)}`;
+    const url = request.url ?? `${this.options.baseUrl}${fillPath(spec.path, params)}${queryString(request.query)}`;
     const headers: Record<string, string> = { [HEADERS.auth]: this.options.apiKey, Accept: "application/json" };
     if (request.body) headers["Content-Type"] = "application/json";
-    const httpParams = {
-      headers,
-      timeout: this.options.timeout,
-      tags: { endpoint, name: spec.path },
-    };
+    const tags: Record<string, string> =
+      this.options.phase === "load" ? { endpoint, name: spec.path } : { phase: "setup", name: spec.path };
+    const httpParams = { headers, timeout: this.options.timeout, tags };
     const payload = request.body ? JSON.stringify(request.body) : null;
     let res = http.request(spec.method, url, payload, httpParams);
     let waited = 0;
@@ -128,69 +130,73 @@ export class ApiClient {
         if (res.status === 429) throttles.add(1, { endpoint });
       }
     }
-    return toApiResponse<T>(endpoint, envelope, res, waited);
+    return toApiResponse<T>(endpoint, res, waited);
   }
 
   listProducts(query?: Query): ApiResponse<Json[]> {
-    return this.call("products", "list", {}, { query });
+    return this.call("products", {}, { query });
   }
 
   getProduct(uuid: string, query?: Query): ApiResponse<Json> {
-    return this.call("product", "detail", { uuid }, { query });
+    return this.call("product", { uuid }, { query });
   }
 
   getProductRestrictions(uuid: string): ApiResponse<Json> {
-    return this.call("productRestrictions", "detail", { uuid });
+    return this.call("productRestrictions", { uuid });
   }
 
   listProductTypes(uuid: string): ApiResponse<Json[]> {
-    return this.call("productTypes", "list", { uuid });
+    return this.call("productTypes", { uuid });
   }
 
   getProductType(uuid: string, query?: Query): ApiResponse<Json> {
-    return this.call("productType", "detail", { uuid }, { query });
+    return this.call("productType", { uuid }, { query });
   }
 
   getPriceList(uuid: string, dateStart: string, dateEnd: string): ApiResponse<Json[]> {
-    return this.call("priceList", "list", { uuid }, { query: { date_start: dateStart, date_end: dateEnd } });
+    return this.call("priceList", { uuid }, { query: { date_start: dateStart, date_end: dateEnd } });
   }
 
   getPriceForDate(uuid: string, date: string): ApiResponse<Json> {
-    return this.call("priceListDate", "detail", { uuid, date });
+    return this.call("priceListDate", { uuid, date });
   }
 
   createBooking(request: BookingRequest): ApiResponse<Json> {
-    return this.call("bookingCreate", "detail", {}, { body: { ...request } });
+    return this.call("bookingCreate", {}, { body: { ...request } });
   }
 
   listBookings(query?: Query): ApiResponse<Json[]> {
-    return this.call("bookings", "list", {}, { query });
+    return this.call("bookings", {}, { query });
   }
 
   getBooking(uuid: string): ApiResponse<Json> {
-    return this.call("booking", "detail", { uuid });
+    return this.call("booking", { uuid });
   }
 
   confirmBooking(uuid: string): ApiResponse<Json> {
-    return this.call("bookingConfirm", "detail", { uuid });
+    return this.call("bookingConfirm", { uuid });
   }
 
   cancelBooking(uuid: string): ApiResponse<Json> {
-    return this.call("bookingCancel", "detail", { uuid });
+    return this.call("bookingCancel", { uuid });
   }
 
   listVouchers(bookingUuid: string): ApiResponse<Json[]> {
-    return this.call("vouchers", "list", { bookingUuid });
+    return this.call("vouchers", { bookingUuid });
+  }
+
+  /** Downloads a voucher file by the href of its link (absolute, or relative to the base URL). */
+  downloadVoucherFile(href: string): ApiResponse<Json> {
+    return this.call("voucherFile", {}, { url: /^https?:/.test(href) ? href : `${this.options.baseUrl}${href}` });
   }
 
   getConfig(): ApiResponse<Json> {
-    return this.call("config", "detail");
+    return this.call("config");
   }
 }
 
 export function toApiResponse<T>(
   endpoint: EndpointName,
-  envelope: Envelope,
   res: RefinedResponse<ResponseType | undefined>,
   throttledSeconds = 0,
 ): ApiResponse<T> {
@@ -198,9 +204,12 @@ export function toApiResponse<T>(
   const body = parseBody(res, headers);
   let data: unknown;
   let pagination: Pagination | undefined;
+  const envelope = RESPONSE_SHAPES[endpoint].envelope;
   if (envelope === "list" && isListEnvelope(body)) {
     data = body.data;
     pagination = body.meta.pagination;
+  } else if (envelope === "collection" && isCollectionEnvelope(body)) {
+    data = body.data;
   } else if (envelope === "detail" && isDetailEnvelope(body)) {
     data = body.data;
   }

@@ -19,6 +19,8 @@ export interface K6Config {
   summaryPath: string;
   /** A JSON file of SLO overrides, read at init. ATD_SLO_FILE. */
   sloFile: string | undefined;
+  /** A JSON file overriding the traffic model, read at init. ATD_TRAFFIC_FILE. */
+  trafficFile: string | undefined;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -68,5 +70,6 @@ export function loadConfig(env: Env): K6Config {
     requestTimeout: duration(env, "ATD_REQUEST_TIMEOUT", "10s") ?? "10s",
     summaryPath: env.ATD_SUMMARY_PATH?.trim() || "k6-summary.json",
     sloFile: env.ATD_SLO_FILE?.trim() || undefined,
+    trafficFile: env.ATD_TRAFFIC_FILE?.trim() || undefined,
   };
 }

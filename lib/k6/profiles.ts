@@ -4,6 +4,7 @@
  * behind fewer requests. Rates are iterations per second of the scenario that uses the profile.
  */
 import type { Scenario } from "k6/options";
+import { parseDuration } from "./durations.ts";
 
 export interface LoadProfile {
   readonly description: string;
@@ -105,6 +106,26 @@ export const capacity: LoadProfile = {
     ]).flat(),
   }),
 };
+
+/** Iterations an arrival-rate scenario is meant to start: the area under its rate curve. */
+export function expectedIterations(scenario: Scenario): number {
+  const s = scenario as {
+    rate?: number;
+    startRate?: number;
+    timeUnit?: string;
+    duration?: string;
+    stages?: { target: number; duration: string }[];
+  };
+  const perSecond = 1 / parseDuration(s.timeUnit ?? "1s");
+  if (s.duration && s.rate !== undefined) return s.rate * perSecond * parseDuration(s.duration);
+  let rate = s.startRate ?? 0;
+  let total = 0;
+  for (const stage of s.stages ?? []) {
+    total += ((rate + stage.target) / 2) * perSecond * parseDuration(stage.duration);
+    rate = stage.target;
+  }
+  return total;
+}
 
 export const PROFILES: Readonly<Record<string, LoadProfile>> = { smoke, average, stress, spike, soak, capacity };
 

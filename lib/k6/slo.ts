@@ -15,12 +15,15 @@ export interface SloTable {
   checksPassRate: number;
   /** Share of requests that may fail (transport errors and unexpected statuses; 429 is counted apart). */
   errorRate: number;
+  /** Iterations the open model could not start (no free VU), as a share of the iterations the profile plans. */
+  droppedIterationRate: number;
   latency: { default: LatencySlo; endpoints: Partial<Record<EndpointName, LatencySlo>> };
 }
 
 export const DEFAULT_SLO: SloTable = {
   checksPassRate: 1,
   errorRate: 0.01,
+  droppedIterationRate: 0.01,
   latency: {
     default: { p95: 500, p99: 1000 },
     endpoints: {
@@ -61,10 +64,15 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
 }
 
 /** k6 thresholds for the endpoints a scenario calls. */
-export function thresholdsFor(endpoints: readonly EndpointName[], slo: SloTable): Record<string, string[]> {
+export function thresholdsFor(
+  endpoints: readonly EndpointName[],
+  slo: SloTable,
+  plannedIterations: number,
+): Record<string, string[]> {
   const thresholds: Record<string, string[]> = {
     checks: [`rate>=${slo.checksPassRate}`],
     http_req_failed: [`rate<=${slo.errorRate}`],
+    dropped_iterations: [`count<=${Math.floor(slo.droppedIterationRate * plannedIterations)}`],
   };
   for (const endpoint of endpoints) {
     const latency = slo.latency.endpoints[endpoint] ?? slo.latency.default;

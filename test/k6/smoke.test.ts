@@ -14,6 +14,7 @@ describe("harness run smoke on the embedded service", () => {
     expect(smoke?.thresholds.length).toBeGreaterThan(0);
     expect(smoke?.metrics.requests).toBeGreaterThan(20);
     expect(result.output).toMatch(/PASS {2}run /);
+    expect(result.output).toMatch(/PASS {2}\d+ of \d+ checks/);
     expect(existsSync(path.join(result.runDir ?? "", "service.log"))).toBe(true);
   });
 

@@ -1,8 +1,11 @@
-// Shim of "k6/execution": the current VU is whatever the test sets in k6State.vu.
+// Shim of "k6/execution": the current VU and iteration are whatever the test sets in k6State.
 import { k6State } from "./k6-state.ts";
 
 export default {
   get vu() {
     return k6State.vu;
+  },
+  get scenario() {
+    return { iterationInTest: k6State.vu.iterationInScenario };
   },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration, scenarioSeconds } from "../../lib/harness/durations.ts";
+import { parseDuration, scenarioSeconds } from "../../lib/k6/durations.ts";
 import { PROFILES } from "../../lib/k6/profiles.ts";
 
 describe("parseDuration", () => {

@@ -3,11 +3,12 @@ import { DEFAULT_SLO, mergeSlo, thresholdsFor } from "../../lib/k6/slo.ts";
 
 describe("thresholdsFor", () => {
   it("should generate one latency threshold pair per endpoint tag from the table", () => {
-    const t = thresholdsFor(["products", "priceListDate"], DEFAULT_SLO);
+    const t = thresholdsFor(["products", "priceListDate"], DEFAULT_SLO, 1000);
     expect(t["http_req_duration{endpoint:products}"]).toEqual(["p(95)<500", "p(99)<1000"]);
     expect(t["http_req_duration{endpoint:priceListDate}"]).toEqual(["p(95)<300", "p(99)<800"]);
     expect(t.checks).toEqual(["rate>=1"]);
     expect(t.http_req_failed).toEqual(["rate<=0.01"]);
+    expect(t.dropped_iterations).toEqual(["count<=10"]);
   });
 });
 

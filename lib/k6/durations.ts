@@ -1,4 +1,7 @@
-/** k6 duration strings ("1m30s", "250ms") and how long a k6 scenario config runs in total. */
+/**
+ * k6 duration strings ("1m30s", "250ms") and how long a k6 scenario config runs in total. Pure: used inside k6
+ * (profiles) and by the harness (run time bounds).
+ */
 
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
 

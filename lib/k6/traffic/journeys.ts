@@ -1,0 +1,186 @@
+/**
+ * The four personas' journeys. Each is one iteration of one partner: a sequence of calls with think times between
+ * them, where the model's conversion ratios decide how far it goes. expectedCallsPerJourney (model.ts) states what
+ * these make on average; the unit tests hold the two together.
+ */
+import { sleep } from "k6";
+import { addDays, todayUtc, type BookingRequest, type SelectedOption } from "../../contract/index.ts";
+import type { ApiClient, Json } from "../client.ts";
+import { checkResponse } from "../checks.ts";
+import type { CatalogueSample, SampleProductType } from "./catalogue-sample.ts";
+import { decide, spread } from "./decide.ts";
+import type { Persona, TrafficModel } from "./model.ts";
+
+export interface JourneyContext {
+  client: ApiClient;
+  sample: CatalogueSample;
+  model: TrafficModel;
+  /** The iteration's number in the scenario: drives every decision, so a run is reproducible. */
+  n: number;
+}
+
+/** Decision points: each place a journey decides gets its own sequence. */
+const POINT = {
+  calendar: 1,
+  create: 2,
+  confirm: 3,
+  cancelReserved: 4,
+  cancelConfirmed: 5,
+  vouchers: 6,
+  think: 7,
+} as const;
+
+let thinks = 0;
+function think(ctx: JourneyContext): void {
+  const { min, max } = ctx.model.thinkTimeSeconds;
+  if (max <= 0) return;
+  sleep(min + (max - min) * spread(thinks++, POINT.think));
+}
+
+function at<T>(items: readonly T[], index: number): T | undefined {
+  return items.length ? items[index % items.length] : undefined;
+}
+
+/** Back-office list filters, in turn. Every one matches the booking setup() made for each key. */
+function listFilter(n: number): Record<string, string> {
+  const today = todayUtc();
+  switch (n % 3) {
+    case 0:
+      return {};
+    case 1:
+      return { status: "reserved" };
+    default:
+      return { date_start: today, date_end: addDays(today, 60) };
+  }
+}
+
+export function catalogueSync(ctx: JourneyContext): void {
+  const { client, sample, model, n } = ctx;
+  const sync = model.catalogueSync;
+  const list = client.listProducts({ page: 1 + (n % sample.productPages), per_page: sync.pageSize });
+  if (!checkResponse(list)) return;
+  const items = list.data ?? [];
+  for (let i = 0; i < sync.detailsPerPage; i++) {
+    const product = at(items, n + i);
+    if (!product) return;
+    think(ctx);
+    checkResponse(client.getProduct(String(product.uuid)));
+    think(ctx);
+    const types = client.listProductTypes(String(product.uuid));
+    if (!checkResponse(types)) continue;
+    const type = at(types.data ?? [], n);
+    if (!type) continue;
+    think(ctx);
+    checkResponse(client.getProductType(String(type.uuid)));
+    if (decide(sync.calendarRefreshRatio, n * sync.detailsPerPage + i, POINT.calendar)) {
+      const start = todayUtc();
+      checkResponse(client.getPriceList(String(type.uuid), start, addDays(start, sync.calendarDays - 1)));
+    }
+  }
+}
+
+function availableDates(calendar: Json[] | undefined): string[] {
+  return (calendar ?? []).filter((d) => d.available === true).map((d) => String(d.date));
+}
+
+export function shopper(ctx: JourneyContext): void {
+  const { client, sample, model, n } = ctx;
+  const type = at(sample.productTypes, n) as SampleProductType;
+  const start = addDays(todayUtc(), type.daysInAdvance + 1);
+  const calendar = client.getPriceList(type.uuid, start, addDays(start, model.shopper.calendarDays - 1));
+  if (!checkResponse(calendar)) return;
+  const dates = availableDates(calendar.data);
+  for (let i = 0; i < model.shopper.singleDateChecks; i++) {
+    think(ctx);
+    checkResponse(client.getPriceForDate(type.uuid, at(dates, n + i) ?? addDays(start, i)));
+  }
+}
+
+function chosenOptions(type: SampleProductType): SelectedOption[] {
+  return type.options
+    .filter((o) => o.required)
+    .map((o) => ({ uuid: o.uuid, value: o.type === "select" ? (o.values[0] ?? "") : "load test" }));
+}
+
+function firstAvailableTimeslot(single: Json): string | undefined {
+  const slots = Array.isArray(single.timeslots) ? (single.timeslots as unknown[]) : [];
+  for (const slot of slots) {
+    if (typeof slot === "object" && slot !== null && (slot as Json).available === true)
+      return String((slot as Json).timeslot);
+  }
+  return undefined;
+}
+
+export function bookingRequestFor(
+  type: SampleProductType,
+  date: string,
+  timeslot: string | undefined,
+  n: number,
+): BookingRequest {
+  return {
+    productTypeUuid: type.uuid,
+    date,
+    ...(timeslot ? { timeslot } : {}),
+    adults: Math.min(type.maxPax, Math.max(type.minPax, 1 + (n % 2))),
+    customer: {
+      firstName: "Load",
+      lastName: `Tester${n % 1000}`,
+      salutation: "Ms",
+      email: `load.tester+${n}@example.com`,
+      phone: "+6560000000",
+    },
+    options: chosenOptions(type),
+    partnerReference: `atd-load-${n}`,
+  };
+}
+
+export function booker(ctx: JourneyContext): void {
+  const { client, sample, model, n } = ctx;
+  const ratios = model.booker;
+  const type = at(sample.productTypes, n * 7) as SampleProductType;
+  const date = addDays(todayUtc(), type.daysInAdvance + 1 + (n % 20));
+  const single = client.getPriceForDate(type.uuid, date);
+  if (!checkResponse(single) || single.data?.available !== true) return;
+  if (!decide(ratios.createRatio, n, POINT.create)) return;
+  const timeslot = type.timeslotted ? firstAvailableTimeslot(single.data) : undefined;
+  if (type.timeslotted && !timeslot) return;
+  think(ctx);
+  const created = client.createBooking(bookingRequestFor(type, date, timeslot, n));
+  if (!checkResponse(created, [200, 201]) || !created.data) return;
+  const uuid = String(created.data.uuid);
+  think(ctx);
+  if (decide(ratios.confirmRatio, n, POINT.confirm)) {
+    if (!checkResponse(client.confirmBooking(uuid))) return;
+    const booking = client.getBooking(uuid);
+    // Only an approved booking can be cancelled; one waiting for the supplier cannot (decisions.md).
+    const approved = checkResponse(booking) && booking.data?.status === "approved";
+    if (approved && decide(ratios.cancelConfirmedRatio, n, POINT.cancelConfirmed))
+      checkResponse(client.cancelBooking(uuid));
+  } else if (decide(ratios.cancelReservedRatio, n, POINT.cancelReserved)) {
+    checkResponse(client.cancelBooking(uuid));
+  }
+  // Otherwise the booking stays reserved and expires after five days: the abandoned cart.
+}
+
+export function backOffice(ctx: JourneyContext): void {
+  const { client, model, n } = ctx;
+  const list = client.listBookings({ ...listFilter(n), per_page: 10 });
+  if (!checkResponse(list)) return;
+  const bookings = list.data ?? [];
+  for (let i = 0; i < model.backOffice.detailsPerList; i++) {
+    const booking = at(bookings, n + i);
+    if (!booking) return;
+    think(ctx);
+    checkResponse(client.getBooking(String(booking.uuid)));
+    if (decide(model.backOffice.vouchersRatio, n * model.backOffice.detailsPerList + i, POINT.vouchers)) {
+      checkResponse(client.listVouchers(String(booking.uuid)));
+    }
+  }
+}
+
+export const JOURNEYS: Readonly<Record<Persona, (ctx: JourneyContext) => void>> = {
+  catalogueSync,
+  shopper,
+  booker,
+  backOffice,
+};

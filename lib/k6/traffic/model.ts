@@ -1,0 +1,150 @@
+/**
+ * The partner traffic model, as data: personas with weights, and for each the shape of its journey (how many calls,
+ * conversion ratios, think times). The defaults below are the project's reading of how distribution partners use
+ * an activities API; a JSON file (ATD_TRAFFIC_FILE) can override any part of it.
+ *
+ * Why these defaults:
+ * - Most calls come from browsing, few from booking: look-to-book ratios in travel distribution are in the hundreds,
+ *   so shoppers dominate and bookers are a small share of iterations (but each booker iteration makes several calls).
+ * - Catalogue sync partners mirror the catalogue into their own store: they page through products with a large page
+ *   size and read details, product types and calendars of what changed; a steady but smaller share.
+ * - Back offices (customer service tools) list bookings by filters and open details and vouchers: a small share.
+ * - Bookers always check the single date first (required practice, spec 4.2), most go on to create, most created
+ *   bookings are confirmed, some are cancelled, and some are left reserved to expire (abandoned carts).
+ */
+import type { EndpointName } from "../../contract/index.ts";
+
+export const PERSONAS = ["catalogueSync", "shopper", "booker", "backOffice"] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+export interface TrafficModel {
+  /** Relative weights of the personas among iterations. */
+  weights: Record<Persona, number>;
+  /** Seconds of think time between two calls of a journey, drawn evenly from [min, max]. */
+  thinkTimeSeconds: { min: number; max: number };
+  catalogueSync: {
+    /** per_page of the products list the sync pages through. */
+    pageSize: number;
+    /** Products of the page whose detail and product types are read. */
+    detailsPerPage: number;
+    /** Share of synced product types whose price calendar is refreshed. */
+    calendarRefreshRatio: number;
+    /** Days of the refreshed calendar. */
+    calendarDays: number;
+  };
+  shopper: {
+    /** Days of the calendar a shopper looks at. */
+    calendarDays: number;
+    /** Single-date checks after the calendar. */
+    singleDateChecks: number;
+  };
+  booker: {
+    /** Share of single-date checks (with availability) that go on to create a booking. */
+    createRatio: number;
+    /** Share of created bookings that are confirmed. */
+    confirmRatio: number;
+    /** Share of created, unconfirmed bookings that are cancelled while reserved (the rest are left to expire). */
+    cancelReservedRatio: number;
+    /** Share of confirmed bookings that are cancelled afterwards (those approved at once; waiting ones cannot be). */
+    cancelConfirmedRatio: number;
+  };
+  backOffice: {
+    /** Booking details opened per list. */
+    detailsPerList: number;
+    /** Share of opened bookings whose vouchers are listed. */
+    vouchersRatio: number;
+  };
+}
+
+export const DEFAULT_TRAFFIC_MODEL: TrafficModel = {
+  weights: { catalogueSync: 0.15, shopper: 0.6, booker: 0.15, backOffice: 0.1 },
+  thinkTimeSeconds: { min: 0, max: 0.5 },
+  catalogueSync: { pageSize: 50, detailsPerPage: 2, calendarRefreshRatio: 0.5, calendarDays: 30 },
+  shopper: { calendarDays: 14, singleDateChecks: 2 },
+  booker: { createRatio: 0.8, confirmRatio: 0.75, cancelReservedRatio: 0.2, cancelConfirmedRatio: 0.1 },
+  backOffice: { detailsPerList: 2, vouchersRatio: 0.5 },
+};
+
+export type CallCounts = Partial<Record<EndpointName, number>>;
+
+/** Calls each persona's journey makes on average per iteration, when every lookup finds what it looks for. */
+export function expectedCallsPerJourney(model: TrafficModel): Record<Persona, CallCounts> {
+  const c = model.catalogueSync;
+  const b = model.booker;
+  const created = b.createRatio;
+  const confirmed = created * b.confirmRatio;
+  return {
+    catalogueSync: {
+      products: 1,
+      product: c.detailsPerPage,
+      productTypes: c.detailsPerPage,
+      productType: c.detailsPerPage,
+      priceList: c.detailsPerPage * c.calendarRefreshRatio,
+    },
+    shopper: { priceList: 1, priceListDate: model.shopper.singleDateChecks },
+    booker: {
+      priceListDate: 1,
+      bookingCreate: created,
+      bookingConfirm: confirmed,
+      booking: confirmed,
+      bookingCancel: (created - confirmed) * b.cancelReservedRatio + confirmed * b.cancelConfirmedRatio,
+    },
+    backOffice: {
+      bookings: 1,
+      booking: model.backOffice.detailsPerList,
+      vouchers: model.backOffice.detailsPerList * model.backOffice.vouchersRatio,
+    },
+  };
+}
+
+/** The share of all calls each endpoint should get under the model. */
+export function expectedEndpointMix(model: TrafficModel): CallCounts {
+  const perJourney = expectedCallsPerJourney(model);
+  const totalWeight = Object.values(model.weights).reduce((a, b) => a + b, 0);
+  const calls: CallCounts = {};
+  for (const persona of PERSONAS) {
+    const share = model.weights[persona] / totalWeight;
+    for (const [endpoint, n] of Object.entries(perJourney[persona]) as [EndpointName, number][]) {
+      calls[endpoint] = (calls[endpoint] ?? 0) + share * n;
+    }
+  }
+  const total = Object.values(calls).reduce((a, b) => a + b, 0);
+  return Object.fromEntries(Object.entries(calls).map(([e, n]) => [e, n / total]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Applies an override (parsed JSON) to the model; refuses unknown keys and values that are not numbers >= 0. */
+export function mergeTrafficModel(base: TrafficModel, override: unknown, where: string): TrafficModel {
+  const fail = (path: string, why: string): never => {
+    throw new Error(`Failed to read the traffic model ${where}: ${path} ${why}. Please see lib/k6/traffic/model.ts.`);
+  };
+  const merge = (target: Record<string, unknown>, patch: unknown, path: string): Record<string, unknown> => {
+    if (!isRecord(patch)) return fail(path, "is not an object");
+    const out = { ...target };
+    for (const [key, value] of Object.entries(patch)) {
+      const current = target[key];
+      if (current === undefined) fail(`${path}.${key}`, "is not a setting of the model");
+      if (isRecord(current)) out[key] = merge(current, value, `${path}.${key}`);
+      else if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+        fail(`${path}.${key}`, "must be a number >= 0");
+      else out[key] = value;
+    }
+    return out;
+  };
+  const merged = merge(base as unknown as Record<string, unknown>, override, "model") as unknown as TrafficModel;
+  const ratios: [string, number][] = [
+    ["catalogueSync.calendarRefreshRatio", merged.catalogueSync.calendarRefreshRatio],
+    ["booker.createRatio", merged.booker.createRatio],
+    ["booker.confirmRatio", merged.booker.confirmRatio],
+    ["booker.cancelReservedRatio", merged.booker.cancelReservedRatio],
+    ["booker.cancelConfirmedRatio", merged.booker.cancelConfirmedRatio],
+    ["backOffice.vouchersRatio", merged.backOffice.vouchersRatio],
+  ];
+  for (const [path, value] of ratios) if (value > 1) fail(`model.${path}`, "is a ratio and must be at most 1");
+  if (Object.values(merged.weights).every((w) => w === 0)) fail("model.weights", "are all 0");
+  if (merged.thinkTimeSeconds.min > merged.thinkTimeSeconds.max) fail("model.thinkTimeSeconds", "has min > max");
+  return merged;
+}
