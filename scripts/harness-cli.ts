@@ -8,6 +8,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { PROFILES } from "../lib/k6/profiles.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
+import { extensionsFor } from "../lib/harness/extensions.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
 
@@ -136,6 +137,7 @@ program
       seed: flags.seed,
       serviceArgs: flags.serviceArgs?.split(/\s+/).filter((a) => a.length > 0) ?? [],
       trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
+      extensions: extensionsFor({ scenarios }),
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {

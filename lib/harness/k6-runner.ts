@@ -13,6 +13,8 @@ export interface K6RunRequest {
   /** Values for the ATD_* variables, by K6_ENV key. */
   settings: Partial<Record<keyof typeof K6_ENV, string>>;
   logFile: string;
+  /** k6's raw samples as gzipped JSON lines (k6 compresses when the name ends in .gz); the reports read them. */
+  rawFile: string;
   /** Where k6's own stdout (progress bar) goes: the terminal, or a file in CI. */
   progress: "inherit" | { file: string };
   /** Hard bound on the run; k6 is interrupted then. */
@@ -47,7 +49,13 @@ export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.Proces
 }
 
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
-  const args = ["run", "--log-format=json", `--log-output=file=${request.logFile}`, "--no-color"];
+  const args = [
+    "run",
+    "--log-format=json",
+    `--log-output=file=${request.logFile}`,
+    `--out=json=${request.rawFile}`,
+    "--no-color",
+  ];
   if (request.progress !== "inherit") args.push("--quiet");
   args.push(request.script);
   const child = spawn(request.k6, args, {

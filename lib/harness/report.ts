@@ -5,6 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExitCode } from "./exit-codes.ts";
+import type { ExtensionVerdict } from "./run-extension.ts";
 import type { Outcome, ScenarioVerdict } from "./verdict.ts";
 
 export interface RunSummary {
@@ -25,6 +26,8 @@ export interface RunSummary {
   /** Why the run as a whole failed, apart from its scenarios' verdicts (target did not start, interrupted...). */
   errors: string[];
   scenarios: ScenarioVerdict[];
+  /** The verdicts of what ran beside k6 (webhook sink, churn, chaos...). */
+  extensions: ExtensionVerdict[];
 }
 
 export const SUMMARY_FILE = "summary.json";
@@ -67,6 +70,21 @@ export function renderVerdictTable(summary: RunSummary): string {
     const passedThresholds = s.thresholds.filter((t) => t.verdict === "pass").length;
     lines.push(
       `  PASS  ${passedChecks} of ${s.checks.length} checks, ${passedThresholds} of ${s.thresholds.length} thresholds`,
+    );
+  }
+  for (const e of summary.extensions) {
+    lines.push(`${MARK[e.verdict]}  ${e.name}`);
+    for (const error of e.errors) lines.push(`  FAIL  ${error}`);
+    for (const c of e.checks.filter((c) => c.verdict === "fail")) {
+      lines.push(`  FAIL  check ${c.name}: ${c.fails} of ${c.passes + c.fails} failed`);
+      for (const p of c.problems) lines.push(`          - ${p}`);
+    }
+    for (const t of e.thresholds.filter((t) => t.verdict === "fail")) {
+      lines.push(`  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}`);
+    }
+    for (const f of e.findings) lines.push(`  NOTE  ${f}`);
+    lines.push(
+      `  PASS  ${e.checks.filter((c) => c.verdict === "pass").length} of ${e.checks.length} checks, ${e.thresholds.filter((t) => t.verdict === "pass").length} of ${e.thresholds.length} thresholds`,
     );
   }
   for (const error of summary.errors) lines.push(`FAIL  ${error}`);

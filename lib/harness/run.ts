@@ -1,6 +1,6 @@
 /**
- * One harness run, in phases: build the scenarios, start (or reach) the target, run each scenario in k6, collect
- * the verdicts, write the reports. Every phase is bounded in time, Ctrl-C and a dying target stop k6 early, and the
+ * One harness run, in phases: build the scenarios, start (or reach) the target, start the run's extensions, run the
+ * scenarios in k6 (concurrently, one k6 process each), collect the verdicts, write the reports. Every phase is bounded in time, Ctrl-C and a dying target stop k6 early, and the
  * reports are written whatever happened.
  */
 import { mkdir, readFile } from "node:fs/promises";
@@ -13,7 +13,8 @@ import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6 } from "./k6-runner.ts";
 import { renderVerdictTable, writeSummary, type RunSummary } from "./report.ts";
-import { EmbeddedTarget } from "./targets/embedded-target.ts";
+import type { ExtensionStart, ExtensionVerdict, K6Outputs, RunContext, RunExtension } from "./run-extension.ts";
+import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
 import { UrlTarget } from "./targets/url-target.ts";
 import { parseK6Errors, scenarioVerdict, type ScenarioVerdict } from "./verdict.ts";
@@ -33,6 +34,8 @@ export interface RunRequest {
   /** Extra flags for the embedded service (docs/service.md). */
   serviceArgs: string[];
   trafficFile: string | undefined;
+  /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
+  extensions: RunExtension[];
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
   /** Aborts the run (Ctrl-C). */
@@ -102,6 +105,64 @@ async function apiKeysFor(request: RunRequest, target: StartedTarget): Promise<s
   return keys;
 }
 
+interface ScenarioRun {
+  k6: string;
+  script: string;
+  runDir: string;
+  apiUrl: string;
+  keys: readonly string[];
+  extraSettings: ExtensionStart["k6Settings"];
+  boundSeconds: number;
+}
+
+/** Runs one scenario's k6 process to its end (or until stopped) and judges what it left. */
+async function runScenario(
+  request: RunRequest,
+  scenario: string,
+  run: ScenarioRun,
+  stop: AbortSignal,
+  death: () => string | undefined,
+): Promise<{ verdict: ScenarioVerdict; log: string }> {
+  const summaryPath = path.join(run.runDir, `k6-summary-${scenario}.json`);
+  const logFile = path.join(run.runDir, `k6-${scenario}.log`);
+  const result = await runK6({
+    k6: run.k6,
+    script: run.script,
+    settings: {
+      baseUrl: run.apiUrl,
+      apiKeys: run.keys.join(","),
+      profile: request.profile,
+      duration: request.duration,
+      summaryPath,
+      sloFile: request.sloFile,
+      trafficFile: request.trafficFile,
+      ...run.extraSettings,
+    },
+    logFile,
+    rawFile: path.join(run.runDir, `k6-raw-${scenario}.json.gz`),
+    // Only a lone scenario gets the terminal: concurrent progress bars would garble each other.
+    progress:
+      request.progress && request.scenarios.length === 1
+        ? "inherit"
+        : { file: path.join(run.runDir, `k6-${scenario}.out`) },
+    timeoutMs: run.boundSeconds * 1000,
+    signal: stop,
+  });
+  const log = await readFile(logFile, "utf8").catch(() => "");
+  const summary = await readFile(summaryPath, "utf8")
+    .then((t) => JSON.parse(t) as unknown)
+    .catch(() => undefined);
+  const errors: string[] = [];
+  const died = death();
+  if (died) errors.push(`Target died during the run: ${died}. Please look at ${path.join(run.runDir, "service.log")}.`);
+  if (result.timedOut) errors.push(`k6 ran past the bound of ${run.boundSeconds} s and was stopped.`);
+  if (result.interrupted && !died) errors.push("Interrupted before the end of the run.");
+  if (result.exitCode !== 0 && result.exitCode !== 99) {
+    errors.push(`k6 exited with ${result.exitCode ?? result.signal}`, ...parseK6Errors(log));
+  }
+  return { verdict: scenarioVerdict(scenario, summary, log, errors), log };
+}
+
 export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   const startedAt = new Date();
   const profileSeconds = validate(request);
@@ -110,10 +171,12 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   await mkdir(runDir, { recursive: true });
 
   const scenarioVerdicts: ScenarioVerdict[] = [];
+  const extensionVerdicts: ExtensionVerdict[] = [];
   const errors: string[] = [];
   let exitCode: ExitCode = EXIT.pass;
   let target: StartedTarget | undefined;
   let k6Path: string | undefined;
+  const started: RunExtension[] = [];
   try {
     request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
     const [bundles, k6] = await Promise.all([bundleScenarios(request.scenarios), resolveK6()]);
@@ -121,73 +184,82 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
 
     request.say(`▸ start target: ${request.target}`);
     target = await startTarget(request, runDir);
-    request.say(
-      `  target ${target.kind} at ${target.apiUrl}${target.kind === "embedded" && "pid" in target ? ` (pid ${String(target.pid)})` : ""}`,
-    );
-    const keys = await apiKeysFor(request, target);
+    const pid = target instanceof StartedEmbeddedTarget ? ` (pid ${String(target.pid)})` : "";
+    request.say(`  target ${target.kind} at ${target.apiUrl}${pid}`);
+    const ctx: RunContext = {
+      runId,
+      runDir,
+      target,
+      keys: await apiKeysFor(request, target),
+      scenarios: request.scenarios,
+      seed: request.seed ?? 1,
+      say: request.say,
+    };
 
-    for (const scenario of request.scenarios) {
-      if (request.signal.aborted) break;
-      request.say(`▸ run: ${scenario} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`);
-      const stop = new AbortController();
-      const onAbort = () => {
-        stop.abort();
-      };
-      request.signal.addEventListener("abort", onAbort, { once: true });
-      let death: string | undefined;
-      void target.died.then((why) => {
-        death = why;
-        stop.abort();
-      });
-      const summaryPath = path.join(runDir, `k6-summary-${scenario}.json`);
-      const logFile = path.join(runDir, `k6-${scenario}.log`);
-      const result = await runK6({
-        k6,
-        script: bundles.get(scenario) as string,
-        settings: {
-          baseUrl: target.apiUrl,
-          apiKeys: keys.join(","),
-          profile: request.profile,
-          duration: request.duration,
-          summaryPath,
-          sloFile: request.sloFile,
-          trafficFile: request.trafficFile,
-        },
-        logFile,
-        progress: request.progress ? "inherit" : { file: path.join(runDir, `k6-${scenario}.out`) },
-        timeoutMs: (profileSeconds + K6_OVERHEAD_SECONDS) * 1000,
-        signal: stop.signal,
-      });
-      request.signal.removeEventListener("abort", onAbort);
-
-      request.say(`▸ collect: ${scenario}`);
-      const log = await readFile(logFile, "utf8").catch(() => "");
-      const summary = await readFile(summaryPath, "utf8")
-        .then((t) => JSON.parse(t) as unknown)
-        .catch(() => undefined);
-      const scenarioErrors: string[] = [];
-      if (death)
-        scenarioErrors.push(
-          `Target died during the run: ${death}. Please look at ${path.join(runDir, "service.log")}.`,
-        );
-      if (result.timedOut)
-        scenarioErrors.push(`k6 ran past the bound of ${profileSeconds + K6_OVERHEAD_SECONDS} s and was stopped.`);
-      if (result.interrupted && !death) scenarioErrors.push("Interrupted before the end of the run.");
-      if (result.exitCode !== 0 && result.exitCode !== 99) {
-        scenarioErrors.push(`k6 exited with ${result.exitCode ?? result.signal}`, ...parseK6Errors(log));
-      }
-      const verdict = scenarioVerdict(scenario, summary, log, scenarioErrors);
-      scenarioVerdicts.push(verdict);
-      if (death) exitCode = EXIT.target;
-      else if (verdict.verdict === "fail" && exitCode === EXIT.pass) exitCode = EXIT.failed;
-      if (death) break;
+    let apiUrl = target.apiUrl;
+    let extraSettings: ExtensionStart["k6Settings"] = {};
+    for (const extension of request.extensions) {
+      request.say(`▸ start ${extension.name}`);
+      started.push(extension);
+      const start = await extension.start(ctx);
+      apiUrl = start.apiUrl ?? apiUrl;
+      extraSettings = { ...extraSettings, ...start.k6Settings };
     }
-    if (request.signal.aborted && exitCode === EXIT.pass) exitCode = EXIT.failed;
+
+    request.say(
+      `▸ run: ${request.scenarios.join(", ")} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`,
+    );
+    const stop = new AbortController();
+    const onAbort = () => {
+      stop.abort();
+    };
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    let death: string | undefined;
+    void target.died.then((why) => {
+      death = why;
+      stop.abort();
+    });
+    const k6StartedAt = Date.now();
+    const run: ScenarioRun = {
+      k6,
+      script: "",
+      runDir,
+      apiUrl,
+      keys: ctx.keys,
+      extraSettings,
+      boundSeconds: profileSeconds + K6_OVERHEAD_SECONDS,
+    };
+    const results = await Promise.all(
+      request.scenarios.map((scenario) =>
+        runScenario(request, scenario, { ...run, script: bundles.get(scenario) as string }, stop.signal, () => death),
+      ),
+    );
+    request.signal.removeEventListener("abort", onAbort);
+    const k6Outputs: K6Outputs = {
+      logs: new Map(results.map((r) => [r.verdict.scenario, r.log])),
+      startedAt: k6StartedAt,
+      finishedAt: Date.now(),
+    };
+    scenarioVerdicts.push(...results.map((r) => r.verdict));
+
+    request.say("▸ collect");
+    if (!death) {
+      for (const extension of [...started].reverse()) extensionVerdicts.push(await extension.finish(ctx, k6Outputs));
+    }
+    if (death) exitCode = EXIT.target;
+    else if (
+      scenarioVerdicts.some((v) => v.verdict === "fail") ||
+      extensionVerdicts.some((v) => v.verdict === "fail") ||
+      request.signal.aborted
+    ) {
+      exitCode = EXIT.failed;
+    }
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     errors.push(error.message);
     exitCode = error.exitCode;
   } finally {
+    for (const extension of started.reverse()) await extension.stop();
     await target?.stop();
   }
 
@@ -209,6 +281,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     exitCode,
     errors,
     scenarios: scenarioVerdicts,
+    extensions: extensionVerdicts,
   };
   request.say("▸ report");
   const file = await writeSummary(runDir, summary);

@@ -2,6 +2,8 @@
  * Load profiles as named exports. Open model (arrival-rate executors) by default: iterations start on a schedule
  * whatever the service's latency, so a slow service shows up as latency and dropped iterations instead of hiding
  * behind fewer requests. Rates are iterations per second of the scenario that uses the profile.
+ * VUs are pre-allocated for iterations of about 2 s (a journey with think times) at the profile's peak rate:
+ * starting VUs mid-run is what drops iterations on a busy load generator.
  */
 import type { Scenario } from "k6/options";
 import { parseDuration } from "./durations.ts";
@@ -20,8 +22,8 @@ export const smoke: LoadProfile = {
     rate: 5,
     timeUnit: "1s",
     duration: duration ?? "15s",
-    preAllocatedVUs: 5,
-    maxVUs: 20,
+    preAllocatedVUs: 20,
+    maxVUs: 50,
   }),
 };
 
@@ -32,8 +34,8 @@ export const average: LoadProfile = {
     executor: "ramping-arrival-rate",
     startRate: 1,
     timeUnit: "1s",
-    preAllocatedVUs: 20,
-    maxVUs: 200,
+    preAllocatedVUs: 60,
+    maxVUs: 300,
     stages: [
       { target: 20, duration: "1m" },
       { target: 20, duration: duration ?? "5m" },
@@ -49,8 +51,8 @@ export const stress: LoadProfile = {
     executor: "ramping-arrival-rate",
     startRate: 5,
     timeUnit: "1s",
-    preAllocatedVUs: 50,
-    maxVUs: 400,
+    preAllocatedVUs: 200,
+    maxVUs: 800,
     stages: [
       { target: 80, duration: "2m" },
       { target: 80, duration: duration ?? "5m" },
@@ -66,8 +68,8 @@ export const spike: LoadProfile = {
     executor: "ramping-arrival-rate",
     startRate: 10,
     timeUnit: "1s",
-    preAllocatedVUs: 50,
-    maxVUs: 600,
+    preAllocatedVUs: 350,
+    maxVUs: 1000,
     stages: [
       { target: 10, duration: "30s" },
       { target: 150, duration: "10s" },
@@ -86,7 +88,7 @@ export const soak: LoadProfile = {
     rate: 15,
     timeUnit: "1s",
     duration: duration ?? "2h",
-    preAllocatedVUs: 20,
+    preAllocatedVUs: 40,
     maxVUs: 200,
   }),
 };
