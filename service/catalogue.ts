@@ -325,6 +325,8 @@ export interface Catalogue {
   productTypesByUuid: Map<string, ProductType>;
   kindUuids: string[];
   categoryUuids: string[];
+  /** How many products are withdrawn (available false); 0 lets the product list skip filtering. */
+  unavailableProducts: number;
 }
 
 export function generateCatalogue(seed: number, count: number, baseDay: number): Catalogue {
@@ -428,7 +430,17 @@ export function generateCatalogue(seed: number, count: number, baseDay: number):
     products.push(product);
     productsByUuid.set(product.uuid, product);
   }
-  return { seed, baseDay, products, productTypes, productsByUuid, productTypesByUuid, kindUuids, categoryUuids };
+  return {
+    seed,
+    baseDay,
+    products,
+    productTypes,
+    productsByUuid,
+    productTypesByUuid,
+    kindUuids,
+    categoryUuids,
+    unavailableProducts: 0,
+  };
 }
 
 /** Content in a language: the seeded content is English; other languages get a marked rendering. */

@@ -19,8 +19,12 @@ export function hash(a: number, b = 0, c = 0, d = 0): number {
   return h;
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 function hex8(n: number): string {
-  return n.toString(16).padStart(8, "0");
+  return (
+    (HEX[(n >>> 24) & 255] ?? "") + (HEX[(n >>> 16) & 255] ?? "") + (HEX[(n >>> 8) & 255] ?? "") + (HEX[n & 255] ?? "")
+  );
 }
 
 /** A version-4-shaped UUID derived from (seed, kind, index): stable across runs. */

@@ -40,6 +40,8 @@ export class ServiceState {
   random: Prng;
   /** Cached orderings of the product list, by sort key; dropped when content changes. */
   sortCache = new Map<string, Product[]>();
+  /** Serialised product list items by "language:index"; dropped when content changes. */
+  renderCache = new Map<string, string>();
   /** Called after reset (bookings and webhooks clear their own state). */
   readonly resetHooks: (() => void)[] = [];
   readonly webhooks: Webhooks;
@@ -82,6 +84,7 @@ export class ServiceState {
     this.partners = seedPartners();
     this.random = new Prng(seed);
     this.sortCache = new Map();
+    this.renderCache = new Map();
     this.limiter.reset();
     this.bookings.store.clear();
     this.webhooks.reset();

@@ -1,6 +1,14 @@
 /** Products, product types, restrictions and config (spec 4.1, 4.2 without prices, 4.4). */
 import { PRODUCT_DETAIL_KEYS, PRODUCT_TYPE_DETAIL_KEYS, type Link } from "../../lib/contract/index.ts";
-import { CATEGORIES, CITIES, CURRENCIES, LANGUAGES, type Product, type ProductType } from "../catalogue.ts";
+import {
+  CATEGORIES,
+  CITIES,
+  CURRENCIES,
+  LANGUAGES,
+  type Language,
+  type Product,
+  type ProductType,
+} from "../catalogue.ts";
 import { HttpError, badRequest, link, notFound, type Reply } from "../http.ts";
 import { hash } from "../rng.ts";
 import {
@@ -89,7 +97,7 @@ export function listProducts(ctx: ApiContext): Reply {
   }
   let list = sort === "" ? state.catalogue.products : sorted(state, sort);
   const filtered = typeIndex !== -1 || categoryIndex !== -1 || country !== "" || city !== "";
-  const hidden = state.catalogue.products.some((p) => !p.available);
+  const hidden = state.catalogue.unavailableProducts > 0;
   if (filtered || hidden) {
     list = list.filter(
       (p) =>
@@ -100,15 +108,27 @@ export function listProducts(ctx: ApiContext): Reply {
         (city === "" || p.city.slug === city),
     );
   }
-  const body = listEnvelope(ctx.path, query, list.length, page, (start, end) => {
-    const out: Record<string, unknown>[] = [];
+  // Hot path: list items are serialised once per (product, language) and spliced into the envelope as text.
+  const { data, ...rest } = listEnvelope(ctx.path, query, list.length, page, (start, end) => {
+    const out: string[] = [];
     for (let i = start; i < end; i++) {
       const p = list[i];
-      if (p !== undefined) out.push(productListItem(state.catalogue, p, language));
+      if (p !== undefined) out.push(listItemJson(state, p, language));
     }
     return out;
   });
-  return { status: 200, body };
+  const body = `{"data":[${data.join(",")}],"meta":${JSON.stringify(rest.meta)},"links":${JSON.stringify(rest.links)}}`;
+  return { status: 200, body, contentType: "application/json" };
+}
+
+function listItemJson(state: ServiceState, p: Product, language: Language): string {
+  const key = `${language}:${p.index}`;
+  let json = state.renderCache.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(productListItem(state.catalogue, p, language));
+    state.renderCache.set(key, json);
+  }
+  return json;
 }
 
 export function getProduct(ctx: ApiContext): Reply {

@@ -208,11 +208,14 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
         if (description !== undefined) p.description = description;
         p.updatedAt = now;
         state.sortCache = new Map();
+        state.renderCache = new Map();
         state.webhooks.emit("product_updated", p.uuid, { productUuid: p.uuid, title: p.title }, recipients, now);
       }
       if (available !== undefined && available !== p.available) {
         p.available = available;
         p.updatedAt = now;
+        state.catalogue.unavailableProducts += available ? -1 : 1;
+        state.renderCache = new Map();
         // product_available when a product becomes available; a withdrawal is a product update.
         state.webhooks.emit(
           available ? "product_available" : "product_updated",

@@ -1,0 +1,249 @@
+/**
+ * npm run bench:service: the reference service against a bare node:http server returning a fixed JSON body of the
+ * same size, both driven by the same load generator in one run on this machine.
+ *
+ * 1. Peak throughput: wrk (1 thread, 64 connections, 10 s) on the single-date price endpoint and on the products
+ *    list, rotating over 5,000 API keys (a wrk Lua script), so the limiter is exercised but never hit.
+ * 2. Latency at 50% of the service's peak: k6 constant-arrival-rate (wrk2 is not available), p50/p99.
+ * 3. RSS of the service with --products 20000, after start and after the load.
+ * Prints a Markdown table (paste into docs/performance.md) and writes reports/bench-service.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+const ROOT = join(import.meta.dirname, "..");
+const NODE = process.execPath;
+const WRK = "/usr/bin/wrk";
+const K6 = join(ROOT, ".tools/bin/k6");
+const KEYS = 5000;
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? "20000");
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? "10");
+const CONNECTIONS = 64;
+const TOKEN = "bench-control-token";
+
+function firstLine(child: ChildProcess, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`${what} did not start within 30 s`));
+    }, 30_000);
+    if (child.stdout === null) throw new Error("no stdout");
+    createInterface({ input: child.stdout }).once("line", (line) => {
+      clearTimeout(timer);
+      resolve(line);
+    });
+    child.once("exit", (code) => {
+      reject(new Error(`${what} exited early with ${String(code)}`));
+    });
+  });
+}
+
+function rssMb(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  return kb === undefined ? NaN : Math.round(Number(kb) / 1024);
+}
+
+interface WrkResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  non2xx: number;
+}
+
+function toMs(value: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(value.trim());
+  if (m === null) return NaN;
+  const n = Number(m[1]);
+  return m[2] === "us" ? n / 1000 : m[2] === "s" ? n * 1000 : n;
+}
+
+function wrk(url: string, script: string): WrkResult {
+  const out = spawnSync(WRK, ["-t1", `-c${CONNECTIONS}`, `-d${DURATION_S}s`, "--latency", "-s", script, url], {
+    encoding: "utf8",
+    timeout: (DURATION_S + 30) * 1000,
+  });
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
+  const text = out.stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? "NaN");
+  const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(text)?.[1] ?? "");
+  const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(text)?.[1] ?? "");
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? "0");
+  return { rps: Math.round(rps), p50ms: p50, p99ms: p99, non2xx };
+}
+
+function k6AtRate(
+  url: string,
+  path: string,
+  rate: number,
+  dir: string,
+): { p50ms: number; p99ms: number; failed: number } {
+  const script = join(dir, `k6-${rate}.js`);
+  writeFileSync(
+    script,
+    `import http from "k6/http";
+const keys = Array.from({ length: ${KEYS} }, (_, i) => "bench-" + String(i).padStart(5, "0"));
+let i = 0;
+export const options = {
+  discardResponseBodies: true,
+  summaryTrendStats: ["p(50)", "p(99)", "max"],
+  scenarios: { rate: { executor: "constant-arrival-rate", rate: ${rate}, timeUnit: "1s", duration: "${DURATION_S}s",
+    preAllocatedVUs: 100, maxVUs: 400 } },
+};
+export default function () {
+  i = (i + 1) % keys.length;
+  http.get("${url}${path}", { headers: { "X-Authorization": keys[(__VU * 7919 + i) % keys.length] } });
+}
+`,
+  );
+  const summary = join(dir, `k6-${rate}.json`);
+  const out = spawnSync(K6, ["run", "--quiet", "--summary-export", summary, script], {
+    encoding: "utf8",
+    timeout: (DURATION_S + 60) * 1000,
+    env: { ...process.env, K6_NO_USAGE_REPORT: "true" },
+  });
+  if (out.status !== 0) throw new Error(`k6 failed: ${out.stderr}`);
+  const json = JSON.parse(readFileSync(summary, "utf8")) as {
+    metrics: Record<string, Record<string, number>>;
+  };
+  const d = json.metrics.http_req_duration ?? {};
+  return {
+    p50ms: d["p(50)"] ?? NaN,
+    p99ms: d["p(99)"] ?? NaN,
+    failed: json.metrics.http_req_failed?.value ?? NaN,
+  };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(WRK)) {
+    process.stderr.write(`wrk is missing at ${WRK}; install it (apt-get install wrk) to run this benchmark.\n`);
+    process.exit(1);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "atd-bench-"));
+  const service = spawn(
+    NODE,
+    [
+      join(ROOT, "service/main.ts"),
+      "--port",
+      "0",
+      "--control-port",
+      "0",
+      "--products",
+      String(PRODUCTS),
+      "--control-token",
+      TOKEN,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const children: ChildProcess[] = [service];
+  try {
+    const t0 = Date.now();
+    const started = JSON.parse(await firstLine(service, "the service")) as { api: string; control: string };
+    const startupMs = Date.now() - t0;
+    const rssStart = rssMb(service.pid);
+    const ctl = (path: string, body: unknown) =>
+      fetch(`${started.control}${path}`, {
+        method: "PUT",
+        headers: { "X-Control-Token": TOKEN, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    for (let i = 0; i < KEYS; i += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, j) => ctl(`/__control/partners/bench-${String(i + j).padStart(5, "0")}`, {})),
+      );
+    }
+    const types = (await (
+      await fetch(`${started.control}/__control/product-types?timeslotted=true&limit=1`, {
+        headers: { "X-Control-Token": TOKEN },
+      })
+    ).json()) as { data: { uuid: string }[] };
+    const pt = types.data[0]?.uuid ?? "";
+    const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const targets = {
+      "single-date price": `/v2/product-types/${pt}/price-lists/${date}`,
+      "products list": "/v2/products?per_page=10",
+    };
+    const lua = join(dir, "keys.lua");
+    writeFileSync(
+      lua,
+      `local i = 0
+request = function()
+  i = i + 1
+  local key = string.format("bench-%05d", i % ${KEYS})
+  return wrk.format("GET", nil, { ["X-Authorization"] = key })
+end
+`,
+    );
+    const rows: Record<string, unknown>[] = [];
+    for (const [name, path] of Object.entries(targets)) {
+      const sample = await fetch(`${started.api}${path}`, { headers: { "X-Authorization": "bench-00000" } });
+      const body = Buffer.from(await sample.arrayBuffer());
+      const bodyFile = join(dir, `${name.replace(/\W+/g, "-")}.json`);
+      writeFileSync(bodyFile, body);
+      const bare = spawn(NODE, [join(ROOT, "bench/bare-server.ts"), bodyFile], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      children.push(bare);
+      const barePort = (JSON.parse(await firstLine(bare, "the bare server")) as { port: number }).port;
+      const bareUrl = `http://127.0.0.1:${barePort}`;
+      const svcRun = wrk(`${started.api}${path}`, lua);
+      const bareRun = wrk(`${bareUrl}${path}`, lua);
+      const half = Math.max(100, Math.round(svcRun.rps / 2));
+      const svcHalf = k6AtRate(started.api, path, half, dir);
+      const bareHalf = k6AtRate(bareUrl, path, half, dir);
+      const svcLow = k6AtRate(started.api, path, 1000, dir);
+      bare.kill("SIGTERM");
+      rows.push({
+        endpoint: name,
+        bodyBytes: body.length,
+        serviceRps: svcRun.rps,
+        bareRps: bareRun.rps,
+        ratio: Number((svcRun.rps / bareRun.rps).toFixed(2)),
+        serviceNon2xx: svcRun.non2xx,
+        wrkServiceP99ms: svcRun.p99ms,
+        wrkBareP99ms: bareRun.p99ms,
+        halfRate: half,
+        serviceP50msAtHalf: Number(svcHalf.p50ms.toFixed(2)),
+        serviceP99msAtHalf: Number(svcHalf.p99ms.toFixed(2)),
+        bareP99msAtHalf: Number(bareHalf.p99ms.toFixed(2)),
+        serviceFailedAtHalf: svcHalf.failed,
+        serviceP99msAt1000: Number(svcLow.p99ms.toFixed(2)),
+      });
+    }
+    const rssAfter = rssMb(service.pid);
+    const result = {
+      date: new Date().toISOString(),
+      products: PRODUCTS,
+      keys: KEYS,
+      durationSeconds: DURATION_S,
+      connections: CONNECTIONS,
+      startupMs,
+      rssStartMb: rssStart,
+      rssAfterLoadMb: rssAfter,
+      rows,
+    };
+    mkdirSync(join(ROOT, "reports"), { recursive: true });
+    writeFileSync(join(ROOT, "reports/bench-service.json"), `${JSON.stringify(result, null, 2)}\n`);
+    const lines = [
+      `Products: ${PRODUCTS}, keys: ${KEYS}, wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s; startup ${startupMs} ms; RSS ${rssStart} MB after start, ${rssAfter} MB after the load.`,
+      "",
+      "| Endpoint | Body bytes | Service req/s | Bare req/s | Ratio | Non-2xx | Rate at 50% | p50 at 50% (ms) | p99 at 50% (ms) | Bare p99 at same rate (ms) | p99 at 1000/s (ms) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|",
+      ...rows.map(
+        (r) =>
+          `| ${String(r.endpoint)} | ${String(r.bodyBytes)} | ${String(r.serviceRps)} | ${String(r.bareRps)} | ${String(r.ratio)} | ${String(r.serviceNon2xx)} | ${String(r.halfRate)}/s | ${String(r.serviceP50msAtHalf)} | ${String(r.serviceP99msAtHalf)} | ${String(r.bareP99msAtHalf)} | ${String(r.serviceP99msAt1000)} |`,
+      ),
+    ];
+    process.stdout.write(`${lines.join("\n")}\n`);
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:service failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
