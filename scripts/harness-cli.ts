@@ -11,6 +11,8 @@ import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { extensionsFor } from "../lib/harness/extensions.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
+import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
+import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 
 interface RunFlags {
   target: "embedded" | "url";
@@ -25,6 +27,13 @@ interface RunFlags {
   seed?: number;
   serviceArgs?: string;
   traffic?: string;
+  pushgateway?: string;
+  prometheusRw?: string;
+}
+
+function httpUrl(value: string): string {
+  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new InvalidArgumentError("must be an http(s) URL.");
+  return value;
 }
 
 function integer(value: string): number {
@@ -103,6 +112,16 @@ program
     ),
   )
   .addOption(new Option("--traffic <file>", "JSON file overriding the traffic model").env("HARNESS_TRAFFIC"))
+  .addOption(
+    new Option("--pushgateway <url>", "push the run's metrics (metrics.prom) to this Pushgateway, grouped by run id")
+      .argParser(httpUrl)
+      .env("HARNESS_PUSHGATEWAY"),
+  )
+  .addOption(
+    new Option("--prometheus-rw <url>", "stream k6's samples to this Prometheus remote-write URL (tag testid=<run id>)")
+      .argParser(httpUrl)
+      .env("HARNESS_PROMETHEUS_RW"),
+  )
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
     let interrupts = 0;
@@ -137,6 +156,8 @@ program
       seed: flags.seed,
       serviceArgs: flags.serviceArgs?.split(/\s+/).filter((a) => a.length > 0) ?? [],
       trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
+      pushgateway: flags.pushgateway,
+      prometheusRw: flags.prometheusRw,
       extensions: extensionsFor({ scenarios }),
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
@@ -145,6 +166,27 @@ program
       },
     });
     process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command("report")
+  .description("re-render junit.xml, metrics.prom and report.html of a run directory from its saved results")
+  .argument("<run-dir>", "a directory the harness wrote, e.g. reports/<run-id>")
+  .addOption(
+    new Option("--pushgateway <url>", "also push the run's metrics to this Pushgateway, grouped by run id")
+      .argParser(httpUrl)
+      .env("HARNESS_PUSHGATEWAY"),
+  )
+  .action(async (dir: string, flags: { pushgateway?: string }) => {
+    const runDir = path.resolve(dir);
+    const summary = await readRunSummary(runDir);
+    const say = (line: string) => {
+      console.log(line);
+    };
+    const reports = await writeReports(runDir, summary, say);
+    for (const file of reports.files) say(`wrote ${path.relative(process.cwd(), file) || file}`);
+    const pushed = await exportMetrics(flags.pushgateway, reports.metrics.registry, summary.run.id, say);
+    process.exitCode = pushed ? EXIT.pass : EXIT.failed;
   });
 
 program

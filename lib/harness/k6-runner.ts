@@ -15,6 +15,10 @@ export interface K6RunRequest {
   logFile: string;
   /** k6's raw samples as gzipped JSON lines (k6 compresses when the name ends in .gz); the reports read them. */
   rawFile: string;
+  /** k6's web-dashboard report, exported there at the end of the run (self-contained HTML; report.html embeds it). */
+  dashboardFile?: string;
+  /** Streams every sample to a Prometheus remote-write endpoint, trends as native histograms, tagged testid. */
+  prometheusRw?: { url: string; testId: string };
   /** Where k6's own stdout (progress bar) goes: the terminal, or a file in CI. */
   progress: "inherit" | { file: string };
   /** Hard bound on the run; k6 is interrupted then. */
@@ -57,9 +61,28 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     "--no-color",
   ];
   if (request.progress !== "inherit") args.push("--quiet");
+  const env = k6Environment(request.settings);
+  if (request.dashboardFile) {
+    // Port -1: no dashboard server (concurrent k6 processes would fight over 5665, and k6 would wait for open
+    // browsers); the report is only exported. k6 exports nothing before its first snapshot, so the period is kept
+    // well below the run's length (about 300 snapshots over the bound).
+    Object.assign(env, {
+      K6_WEB_DASHBOARD: "true",
+      K6_WEB_DASHBOARD_PORT: "-1",
+      K6_WEB_DASHBOARD_EXPORT: request.dashboardFile,
+      K6_WEB_DASHBOARD_PERIOD: `${String(Math.min(60, Math.max(1, Math.round(request.timeoutMs / 300_000))))}s`,
+    });
+  }
+  if (request.prometheusRw) {
+    args.push("--out=experimental-prometheus-rw", `--tag=testid=${request.prometheusRw.testId}`);
+    Object.assign(env, {
+      K6_PROMETHEUS_RW_SERVER_URL: request.prometheusRw.url,
+      K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: "true",
+    });
+  }
   args.push(request.script);
   const child = spawn(request.k6, args, {
-    env: k6Environment(request.settings),
+    env,
     stdio: ["ignore", request.progress === "inherit" ? "inherit" : "pipe", "pipe"],
   });
   if (request.progress !== "inherit") child.stdout?.pipe(createWriteStream(request.progress.file));

@@ -13,6 +13,8 @@ import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6 } from "./k6-runner.ts";
 import { renderVerdictTable, writeSummary, type RunSummary } from "./report.ts";
+import { exportMetrics } from "./reports/push-to-gateway.ts";
+import { dashboardFile, writeReports } from "./reports/write-reports.ts";
 import type { ExtensionStart, ExtensionVerdict, K6Outputs, RunContext, RunExtension } from "./run-extension.ts";
 import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
@@ -34,6 +36,10 @@ export interface RunRequest {
   /** Extra flags for the embedded service (docs/service.md). */
   serviceArgs: string[];
   trafficFile: string | undefined;
+  /** Pushgateway URL: the run's metrics (metrics.prom's registry) are pushed there, grouped by run id. */
+  pushgateway: string | undefined;
+  /** Prometheus remote-write URL: every k6 process of the run streams its samples there, tagged testid=<run id>. */
+  prometheusRw: string | undefined;
   /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
   extensions: RunExtension[];
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
@@ -140,6 +146,8 @@ async function runScenario(
     },
     logFile,
     rawFile: path.join(run.runDir, `k6-raw-${scenario}.json.gz`),
+    dashboardFile: path.join(run.runDir, dashboardFile(scenario)),
+    prometheusRw: request.prometheusRw ? { url: request.prometheusRw, testId: path.basename(run.runDir) } : undefined,
     // Only a lone scenario gets the terminal: concurrent progress bars would garble each other.
     progress:
       request.progress && request.scenarios.length === 1
@@ -285,7 +293,14 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   };
   request.say("▸ report");
   const file = await writeSummary(runDir, summary);
+  const reports = await writeReports(runDir, summary, request.say);
   request.say(renderVerdictTable(summary));
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
+  if (
+    !(await exportMetrics(request.pushgateway, reports.metrics.registry, runId, request.say)) &&
+    exitCode === EXIT.pass
+  ) {
+    exitCode = EXIT.failed;
+  }
   return { exitCode, runDir, summary };
 }

@@ -1,0 +1,230 @@
+/**
+ * report.html: the verdict page (run metadata, every check and threshold, plots of latency over time per endpoint,
+ * throughput, throttles and the webhook latency distribution) with k6's own web-dashboard report of each scenario
+ * embedded below it. One self-contained file: inline CSS and SVG, the dashboards in iframes by srcdoc, nothing
+ * fetched from anywhere, so it opens the same from a CI artifact as on the machine that ran it.
+ */
+import { isRecord } from "../../contract/index.ts";
+import type { RunSummary } from "../report.ts";
+import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
+import { numericFigures, seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "./extension-series.ts";
+import { formatObserved } from "./format-observed.ts";
+import { barChart, escapeXml as esc, lineChart, type Bar } from "./svg-chart.ts";
+import type { Timeline } from "./timeline.ts";
+
+export interface HtmlReportInput {
+  summary: RunSummary;
+  /** Undefined when no raw results were left (the run ended before k6 ran). */
+  timeline: Timeline | undefined;
+  /** k6's web-dashboard export per scenario, when k6 wrote one. */
+  dashboards: ReadonlyMap<string, string>;
+  /** Lines about what the report had to leave out (malformed extension series, truncated raw results). */
+  notes: readonly string[];
+}
+
+const CSS = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:16px 24px;color:#1b1b1b}
+h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd}h3{font-size:15px;margin:18px 0 6px}
+table{border-collapse:collapse;margin:6px 0 12px;width:100%}th,td{border-bottom:1px solid #eee;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f6f6f6;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.badge{display:inline-block;padding:1px 10px;border-radius:10px;color:#fff;font-weight:700}
+.pass{background:#1a7f37}.fail{background:#cf222e}
+.problems{margin:2px 0 0 16px;padding:0;color:#82071e}.note{color:#6e5600}
+.charts{display:grid;grid-template-columns:1fr;gap:8px}
+figure.chart{margin:0}figure.chart svg{max-width:100%;height:auto}
+.chart-title{font-weight:600;font-size:13px}.tick,.legend{font-size:11px;fill:#555}.chart-empty{fill:#888;font-size:13px}
+.grid{stroke:#eee}.axis{stroke:#999}
+figcaption.legend{font-size:12px;color:#444;margin:0 0 0 56px}.key{margin-right:14px;white-space:nowrap}
+.key i{display:inline-block;width:12px;height:3px;margin:0 4px 3px 0}
+iframe.dashboard{width:100%;height:900px;border:1px solid #ddd}
+`;
+
+function badge(verdict: string): string {
+  return `<span class="badge ${verdict === "pass" ? "pass" : "fail"}">${verdict.toUpperCase()}</span>`;
+}
+
+function num(value: number | undefined, digits = 1): string {
+  return value === undefined ? "" : value.toFixed(digits);
+}
+
+function checksTable(checks: readonly CheckVerdict[]): string {
+  if (checks.length === 0) return "<p>No checks.</p>";
+  const rows = checks.map((c) => {
+    const observed = "observed" in c && typeof c.observed === "string" ? c.observed : "";
+    const problems = c.problems.length
+      ? `<ul class="problems">${c.problems.map((p) => `<li>${esc(p)}</li>`).join("")}</ul>`
+      : "";
+    return `<tr><td>${badge(c.verdict)}</td><td>${esc(c.name)}${problems}</td><td class="num">${String(c.passes)}</td><td class="num">${String(c.fails)}</td><td>${esc(observed)}</td></tr>`;
+  });
+  return `<table><tr><th></th><th>check</th><th>passes</th><th>fails</th><th>observed</th></tr>${rows.join("")}</table>`;
+}
+
+function thresholdsTable(thresholds: readonly ThresholdVerdict[]): string {
+  if (thresholds.length === 0) return "<p>No thresholds.</p>";
+  const rows = thresholds.map(
+    (t) =>
+      `<tr><td>${badge(t.verdict)}</td><td>${esc(t.metric)}</td><td>${esc(t.expression)}</td><td class="num">${esc(formatObserved(t.metric, t.observed))}</td></tr>`,
+  );
+  return `<table><tr><th></th><th>metric</th><th>expression</th><th>observed</th></tr>${rows.join("")}</table>`;
+}
+
+function list(items: readonly string[], cls = ""): string {
+  return items.length ? `<ul class="${cls}">${items.map((i) => `<li>${esc(i)}</li>`).join("")}</ul>` : "";
+}
+
+/** Findings, where the verdict carries them (ScenarioVerdict.findings: {rule, finding}; ExtensionVerdict: strings). */
+function findingsOf(verdict: object): string[] {
+  if (!("findings" in verdict) || !Array.isArray(verdict.findings)) return [];
+  return (verdict.findings as unknown[]).map((f) =>
+    typeof f === "string"
+      ? f
+      : isRecord(f) && typeof f.rule === "string"
+        ? `${f.rule}: ${String(f.finding)}`
+        : JSON.stringify(f),
+  );
+}
+
+/** Counts per bucket (not cumulative), labelled by upper bound, plus the overflow. */
+function histogramBars(series: HistogramSeries): Bar[] {
+  const observations = series.samples.flatMap((s) => s.observations);
+  const bounds = series.buckets;
+  const counts = new Array<number>(bounds.length + 1).fill(0);
+  for (const o of observations) {
+    const i = bounds.findIndex((b) => o <= b);
+    const at = i === -1 ? bounds.length : i;
+    counts[at] = (counts[at] ?? 0) + 1;
+  }
+  return counts.map((value, i) => ({
+    label: i < bounds.length ? `≤${String(bounds[i])}` : `>${String(bounds[bounds.length - 1])}`,
+    value,
+  }));
+}
+
+function plots(input: HtmlReportInput): string {
+  const t = input.timeline;
+  const charts: string[] = [];
+  if (t) {
+    const x = `seconds since the run started (slots of ${String(t.slotSeconds)} s)`;
+    charts.push(
+      lineChart(t.latencySeries(0.95), { title: "Latency p95 per endpoint", yUnit: "ms", xUnit: x }),
+      lineChart(t.latencySeries(0.5), { title: "Latency p50 per endpoint", yUnit: "ms", xUnit: x }),
+      lineChart(t.throughputSeries(), { title: "Throughput per scenario", yUnit: "requests/s", xUnit: x }),
+      lineChart(t.throttleSeries(), { title: "Throttled (429) per endpoint", yUnit: "answers/s", xUnit: x }),
+    );
+  } else {
+    charts.push("<p>No raw k6 results in this run directory: nothing to plot over time.</p>");
+  }
+  const histograms = input.summary.extensions.flatMap((e) =>
+    seriesOf(e)
+      .series.filter((s): s is HistogramSeries => s.type === "histogram")
+      .map((s) => ({ extension: e.name, series: s })),
+  );
+  const webhook = histograms.find((h) => h.series.name === WEBHOOK_LATENCY_SERIES);
+  charts.push(
+    webhook
+      ? barChart(histogramBars(webhook.series), {
+          title: `Webhook delivery latency (${webhook.extension})`,
+          yUnit: "deliveries",
+          xUnit: "seconds, bucket upper bound",
+        })
+      : `<p class="note">Webhook latency distribution: no extension reported ${WEBHOOK_LATENCY_SERIES} in this run (the webhook sink does, in runs with webhook scenarios).</p>`,
+  );
+  for (const h of histograms.filter((h) => h !== webhook)) {
+    charts.push(
+      barChart(histogramBars(h.series), {
+        title: `${h.series.help} (${h.extension}: ${h.series.name})`,
+        yUnit: "count",
+        xUnit: "bucket upper bound",
+      }),
+    );
+  }
+  return `<div class="charts">${charts.join("")}</div>`;
+}
+
+function scenarioSections(summary: RunSummary): string {
+  return summary.scenarios
+    .map((s) => {
+      const m = s.metrics;
+      const endpoints = Object.entries(s.endpoints)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(
+          ([name, f]) =>
+            `<tr><td>${esc(name)}</td><td class="num">${String(f.requests)}</td><td class="num">${(f.share * 100).toFixed(1)}%</td><td class="num">${num(f.p95Ms)}</td><td class="num">${num(f.p99Ms)}</td></tr>`,
+        );
+      return [
+        `<h3>${badge(s.verdict)} scenario ${esc(s.scenario)}</h3>`,
+        `<p>${String(m.iterations)} iterations, ${String(m.requests)} requests, ${String(m.throttles)} throttled, ${String(m.droppedIterations)} dropped iterations</p>`,
+        list(s.errors, "problems"),
+        endpoints.length
+          ? `<table><tr><th>endpoint</th><th>requests</th><th>share</th><th>p95 ms</th><th>p99 ms</th></tr>${endpoints.join("")}</table>`
+          : "",
+        checksTable(s.checks),
+        thresholdsTable(s.thresholds),
+        list(findingsOf(s), "note"),
+      ].join("");
+    })
+    .join("");
+}
+
+function extensionSections(summary: RunSummary): string {
+  return summary.extensions
+    .map((e) => {
+      const figures = numericFigures(e.figures).map(
+        ([name, value]) => `<tr><td>${esc(name)}</td><td class="num">${String(value)}</td></tr>`,
+      );
+      return [
+        `<h3>${badge(e.verdict)} ${esc(e.name)}</h3>`,
+        list(e.errors, "problems"),
+        checksTable(e.checks),
+        thresholdsTable(e.thresholds),
+        list(findingsOf(e), "note"),
+        figures.length ? `<table><tr><th>figure</th><th>value</th></tr>${figures.join("")}</table>` : "",
+      ].join("");
+    })
+    .join("");
+}
+
+function dashboards(input: HtmlReportInput): string {
+  const scenarios = input.summary.run.scenarios;
+  return scenarios
+    .map((scenario) => {
+      const html = input.dashboards.get(scenario);
+      if (html === undefined) return `<p>k6 left no web-dashboard report for ${esc(scenario)}.</p>`;
+      // srcdoc keeps the dashboard (its own scripts and styles) in one file with the verdict, isolated from it.
+      return `<details${scenarios.length === 1 ? " open" : ""}><summary>k6 web dashboard: ${esc(scenario)}</summary><iframe class="dashboard" title="k6 web dashboard ${esc(scenario)}" srcdoc="${esc(html)}"></iframe></details>`;
+    })
+    .join("");
+}
+
+export function htmlReport(input: HtmlReportInput): string {
+  const { summary } = input;
+  const run = summary.run;
+  const meta: [string, string][] = [
+    ["run", run.id],
+    ["started", run.startedAt],
+    ["finished", run.finishedAt],
+    ["took", `${run.durationSeconds.toFixed(1)} s`],
+    ["target", run.target.kind],
+    ["profile", run.profile + (run.duration ? ` (${run.duration})` : "")],
+    ["scenarios", run.scenarios.join(", ")],
+    ["exit code", String(summary.exitCode)],
+    ["k6 / node", `${run.k6 ?? "-"} / ${run.node}`],
+  ];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>atd-harness ${esc(summary.verdict.toUpperCase())} ${esc(run.id)}</title><style>${CSS}</style></head>
+<body>
+<h1>${badge(summary.verdict)} atd-harness run ${esc(run.id)}</h1>
+<table>${meta.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join("")}</table>
+${list(summary.errors, "problems")}
+<h2>Over time</h2>
+${plots(input)}
+<h2>Scenarios</h2>
+${scenarioSections(summary) || "<p>No scenario ran.</p>"}
+${summary.extensions.length ? `<h2>Extensions</h2>${extensionSections(summary)}` : ""}
+${input.notes.length ? `<h2>Report notes</h2>${list(input.notes, "note")}` : ""}
+<h2>k6 web dashboard</h2>
+${dashboards(input)}
+</body></html>
+`;
+}

@@ -1,0 +1,199 @@
+/**
+ * The run as Prometheus metrics (metrics.prom and the Pushgateway push), made with prom-client in a registry of its
+ * own: latency histograms, requests and throttles per endpoint from k6's raw samples; checks and thresholds from the
+ * verdict; extension figures and series; run metadata as labels. Base units (seconds), names prefixed atd_, and every
+ * series labelled with the run id so runs can be told apart wherever the metrics end up. No URL, API key or token is
+ * ever a label.
+ */
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { RunSummary } from "../report.ts";
+import { numericFigures, seriesOf, type ExtensionSeries } from "./extension-series.ts";
+import type { RawSample } from "./raw-samples.ts";
+
+/** The raw k6 metrics the registry (and the timeline) read. */
+export const RAW_METRICS: ReadonlySet<string> = new Set(["http_req_duration", "http_reqs", "atd_throttles"]);
+
+/** Seconds; the SLO table's limits (0.3, 0.5, 0.8, 1, 1.5 s) are bucket bounds so an SLO can be read off exactly. */
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.5, 2.5, 5, 10, 30, 60];
+
+type Kind = "scenario" | "extension";
+
+export class RunMetrics {
+  readonly registry = new Registry();
+  /** Extension series that could not be exported, one line each (shown in report.html). */
+  readonly problems: string[] = [];
+  private readonly latency: Histogram<"scenario" | "endpoint">;
+  private readonly requests: Counter<"scenario" | "endpoint" | "status">;
+  private readonly throttles: Counter<"scenario" | "endpoint">;
+
+  private readonly summary: RunSummary;
+
+  constructor(summary: RunSummary) {
+    this.summary = summary;
+    this.registry.setDefaultLabels({ run_id: summary.run.id });
+    const registers = [this.registry];
+    this.latency = new Histogram({
+      name: "atd_http_request_duration_seconds",
+      help: "Time from sending a request to the end of its answer (k6 http_req_duration), per endpoint.",
+      labelNames: ["scenario", "endpoint"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.requests = new Counter({
+      name: "atd_http_requests_total",
+      help: "Requests sent (k6 http_reqs), per endpoint and status.",
+      labelNames: ["scenario", "endpoint", "status"],
+      registers,
+    });
+    this.throttles = new Counter({
+      name: "atd_throttles_total",
+      help: "429 answers (the scenarios' atd_throttles counter), per endpoint.",
+      labelNames: ["scenario", "endpoint"],
+      registers,
+    });
+  }
+
+  /** Feeds one raw k6 sample of a scenario (only the metrics of RAW_METRICS matter). */
+  observe(scenario: string, sample: RawSample): void {
+    const endpoint = sample.tags.endpoint ?? "untagged";
+    if (sample.metric === "http_req_duration") {
+      this.latency.observe({ scenario, endpoint }, sample.value / 1000);
+    } else if (sample.metric === "http_reqs") {
+      this.requests.inc({ scenario, endpoint, status: sample.tags.status ?? "" }, sample.value);
+      // Endpoints that were never throttled still get a zero series, so rate() and dashboards see them.
+      this.throttles.inc({ scenario, endpoint }, 0);
+    } else if (sample.metric === "atd_throttles") {
+      this.throttles.inc({ scenario, endpoint }, sample.value);
+    }
+  }
+
+  /** Adds everything that comes from summary.json; call once, after the raw samples. */
+  finish(): this {
+    const { run, scenarios, extensions } = this.summary;
+    const registers = [this.registry];
+    new Gauge({
+      name: "atd_run_info",
+      help: "The run's metadata as labels (always 1).",
+      labelNames: ["scenarios", "profile", "duration", "target", "k6", "verdict"],
+      registers,
+    }).set(
+      {
+        scenarios: run.scenarios.join(","),
+        profile: run.profile,
+        duration: run.duration ?? "",
+        target: run.target.kind,
+        k6: run.k6 ?? "",
+        verdict: this.summary.verdict,
+      },
+      1,
+    );
+    const gauge = (name: string, help: string, value: number) => {
+      new Gauge({ name, help, registers }).set(value);
+    };
+    gauge("atd_run_passed", "1 when every check and threshold passed (exit code 0), else 0.", this.summary.verdict === "pass" ? 1 : 0);
+    gauge("atd_run_exit_code", "The harness's exit code (0 pass, 1 failed, 2 usage, 3 target).", this.summary.exitCode);
+    gauge("atd_run_start_timestamp_seconds", "When the run started, Unix time.", Date.parse(run.startedAt) / 1000);
+    gauge("atd_run_duration_seconds", "How long the whole run took, build to report.", run.durationSeconds);
+
+    const iterations = new Counter({
+      name: "atd_iterations_total",
+      help: "Scenario iterations k6 completed.",
+      labelNames: ["scenario"],
+      registers,
+    });
+    const dropped = new Counter({
+      name: "atd_dropped_iterations_total",
+      help: "Iterations the open model could not start (no free VU).",
+      labelNames: ["scenario"],
+      registers,
+    });
+    for (const s of scenarios) {
+      iterations.inc({ scenario: s.scenario }, s.metrics.iterations);
+      dropped.inc({ scenario: s.scenario }, s.metrics.droppedIterations);
+    }
+
+    const checks = new Counter({
+      name: "atd_checks_total",
+      help: "Check results by check, of scenarios and extensions (result pass or fail).",
+      labelNames: ["kind", "source", "check", "result"],
+      registers,
+    });
+    const thresholdPassed = new Gauge({
+      name: "atd_threshold_passed",
+      help: "1 when the threshold held, 0 when it was crossed.",
+      labelNames: ["kind", "source", "metric", "expression"],
+      registers,
+    });
+    const thresholdObserved = new Gauge({
+      name: "atd_threshold_observed",
+      help: "The value the threshold expression was evaluated on (milliseconds for k6 durations, ratios for rates).",
+      labelNames: ["kind", "source", "metric", "expression"],
+      registers,
+    });
+    const sources: [Kind, string, RunSummary["scenarios"][number] | RunSummary["extensions"][number]][] = [
+      ...scenarios.map((s) => ["scenario", s.scenario, s] as [Kind, string, typeof s]),
+      ...extensions.map((e) => ["extension", e.name, e] as [Kind, string, typeof e]),
+    ];
+    for (const [kind, source, verdict] of sources) {
+      for (const c of verdict.checks) {
+        checks.inc({ kind, source, check: c.name, result: "pass" }, c.passes);
+        checks.inc({ kind, source, check: c.name, result: "fail" }, c.fails);
+      }
+      for (const t of verdict.thresholds) {
+        const labels = { kind, source, metric: t.metric, expression: t.expression };
+        thresholdPassed.set(labels, t.verdict === "pass" ? 1 : 0);
+        if (t.observed !== undefined) thresholdObserved.set(labels, t.observed);
+      }
+    }
+
+    const figure = new Gauge({
+      name: "atd_extension_figure",
+      help: "A numeric figure an extension reported (figure = its dotted path in summary.json).",
+      labelNames: ["extension", "figure"],
+      registers,
+    });
+    for (const e of extensions) {
+      for (const [path, value] of numericFigures(e.figures)) figure.set({ extension: e.name, figure: path }, value);
+      const { series, problems } = seriesOf(e);
+      this.problems.push(...problems);
+      for (const s of series) this.addSeries(e.name, s);
+    }
+    return this;
+  }
+
+  private addSeries(extension: string, series: ExtensionSeries): void {
+    const name = `atd_${series.name}${series.type === "counter" ? "_total" : ""}`;
+    const labelNames = [
+      "extension",
+      ...new Set(series.samples.flatMap((s) => Object.keys(s.labels ?? {}))),
+    ].sort();
+    const registers = [this.registry];
+    const existing = this.registry.getSingleMetric(name);
+    const reuse = <T>(type: abstract new (...args: never[]) => T): T | undefined => {
+      if (existing === undefined) return undefined;
+      if (existing instanceof type) return existing;
+      throw new Error(`${name} is already a metric of another type`);
+    };
+    try {
+      if (series.type === "histogram") {
+        const buckets = [...series.buckets];
+        const metric =
+          reuse(Histogram) ?? new Histogram({ name, help: series.help, labelNames, buckets, registers });
+        for (const s of series.samples) for (const o of s.observations) metric.observe({ ...s.labels, extension }, o);
+      } else if (series.type === "counter") {
+        const metric = reuse(Counter) ?? new Counter({ name, help: series.help, labelNames, registers });
+        for (const s of series.samples) metric.inc({ ...s.labels, extension }, s.value);
+      } else {
+        const metric = reuse(Gauge) ?? new Gauge({ name, help: series.help, labelNames, registers });
+        for (const s of series.samples) metric.set({ ...s.labels, extension }, s.value);
+      }
+    } catch (error) {
+      this.problems.push(`${extension}: series ${series.name} left out: ${(error as Error).message}`);
+    }
+  }
+
+  /** The Prometheus text exposition format (what metrics.prom holds and the Pushgateway receives). */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

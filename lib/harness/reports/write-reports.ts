@@ -1,0 +1,107 @@
+/**
+ * Writes a run's report files from what the run directory holds: summary.json (the verdict) and k6's raw results
+ * (streamed) give junit.xml, metrics.prom and report.html. The same function serves the end of a run and
+ * `harness report <run dir>`, so a re-render from saved results gives the same bytes.
+ */
+import { access, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { EXIT, HarnessError } from "../exit-codes.ts";
+import { SUMMARY_FILE, type RunSummary } from "../report.ts";
+import { htmlReport } from "./html-report.ts";
+import { junitReport } from "./junit-report.ts";
+import { rawResultsFile, readRawSamples } from "./raw-samples.ts";
+import { RAW_METRICS, RunMetrics } from "./run-metrics.ts";
+import { Timeline } from "./timeline.ts";
+
+export const JUNIT_FILE = "junit.xml";
+export const METRICS_FILE = "metrics.prom";
+export const HTML_FILE = "report.html";
+
+/** Where k6 exports its web-dashboard report for a scenario (K6_WEB_DASHBOARD_EXPORT). */
+export function dashboardFile(scenario: string): string {
+  return `k6-dashboard-${scenario}.html`;
+}
+
+export interface WrittenReports {
+  /** Absolute paths of the files written. */
+  files: string[];
+  /** The registry behind metrics.prom, for the Pushgateway push. */
+  metrics: RunMetrics;
+  /** What the reports had to leave out, one line each. */
+  notes: string[];
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Writes junit.xml, metrics.prom and report.html into the run directory; says what had to be left out, if anything. */
+export async function writeReports(
+  runDir: string,
+  summary: RunSummary,
+  say: (line: string) => void = () => undefined,
+): Promise<WrittenReports> {
+  const notes: string[] = [];
+  const metrics = new RunMetrics(summary);
+  const timeline = new Timeline(Date.parse(summary.run.startedAt), Date.parse(summary.run.finishedAt));
+  let anyRaw = false;
+  const dashboards = new Map<string, string>();
+  for (const scenario of summary.run.scenarios) {
+    const raw = path.join(runDir, rawResultsFile(scenario));
+    if (await exists(raw)) {
+      anyRaw = true;
+      const { truncated } = await readRawSamples(raw, RAW_METRICS, (sample) => {
+        metrics.observe(scenario, sample);
+        timeline.observe(scenario, sample);
+      });
+      if (truncated) notes.push(`${rawResultsFile(scenario)} ends early (k6 was stopped while writing it).`);
+    }
+    const dashboard = path.join(runDir, dashboardFile(scenario));
+    if (await exists(dashboard)) dashboards.set(scenario, await readFile(dashboard, "utf8"));
+  }
+  metrics.finish();
+  notes.push(...metrics.problems);
+
+  const files = [JUNIT_FILE, METRICS_FILE, HTML_FILE].map((f) => path.join(runDir, f));
+  const [junit, prom, html] = files as [string, string, string];
+  await writeFile(junit, junitReport(summary));
+  await writeFile(prom, await metrics.text());
+  await writeFile(html, htmlReport({ summary, timeline: anyRaw ? timeline : undefined, dashboards, notes }));
+  for (const note of notes) say(`NOTE  report: ${note}`);
+  return { files, metrics, notes };
+}
+
+/** The summary of a run directory, or a usage error saying why the directory is not one. */
+export async function readRunSummary(runDir: string): Promise<RunSummary> {
+  const notARunDir = (why: string) =>
+    new HarnessError(
+      `Failed to re-render the reports of ${runDir}: ${why}. Please give a run directory the harness wrote (reports/<run-id>).`,
+      EXIT.usage,
+    );
+  let text: string;
+  try {
+    text = await readFile(path.join(runDir, SUMMARY_FILE), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw notARunDir(code === "ENOENT" ? `it has no ${SUMMARY_FILE}` : `cannot read ${SUMMARY_FILE} (${String(code)})`);
+  }
+  let summary: unknown;
+  try {
+    summary = JSON.parse(text);
+  } catch {
+    throw notARunDir(`${SUMMARY_FILE} is not JSON`);
+  }
+  const s = summary as Partial<RunSummary> | null;
+  if (
+    typeof s?.run?.id !== "string" ||
+    !Array.isArray(s.run.scenarios) ||
+    !Array.isArray(s.scenarios) ||
+    !Array.isArray(s.extensions)
+  ) {
+    throw notARunDir(`${SUMMARY_FILE} is not a run summary`);
+  }
+  return s as RunSummary;
+}
