@@ -1,31 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
-import { requireProgram } from "./reports-prometheus-servers.ts";
-
-/** `harness report ...` as a child process (runHarnessProcess adds --out, which report has not). */
-export function harnessReport(args: readonly string[]): Promise<{ exitCode: number | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), "report", ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, CI: "true" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  return new Promise((resolve) => {
-    child.once("exit", (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, output });
-    });
-  });
-}
+import { harnessReport, requireProgram } from "./reports-processes.ts";
 
 const REPORT_FILES = ["junit.xml", "metrics.prom", "report.html"];
 

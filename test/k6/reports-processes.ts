@@ -1,13 +1,14 @@
 /**
- * The real Prometheus and Pushgateway programs (Debian packages prometheus, prometheus-pushgateway) on a free
- * loopback port with a temporary data directory, for the export tests. `await using` stops them and removes the
- * directory; every wait is bounded.
+ * Processes the report tests start: `harness report`, and the real Prometheus and Pushgateway programs (Debian
+ * packages prometheus, prometheus-pushgateway) on a free loopback port with a temporary data directory. `await using`
+ * stops them and removes the directory; every wait is bounded.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { REPO_ROOT } from "../../lib/harness/paths.ts";
 
 export interface StartedServer extends AsyncDisposable {
   url: string;
@@ -124,4 +125,23 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error(`Failed to see ${what} within ${String(timeoutMs / 1000)} s.`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** `harness report ...` as a child process (runHarnessProcess adds --out, which report has not). */
+export function harnessReport(args: readonly string[]): Promise<{ exitCode: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), "report", ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CI: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  return new Promise((resolve) => {
+    child.once("exit", (exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, output });
+    });
+  });
 }
