@@ -109,7 +109,12 @@ function plots(input: HtmlReportInput): string {
       lineChart(t.latencySeries(0.95), { title: "Latency p95 per endpoint", yUnit: "ms", xUnit: x }),
       lineChart(t.latencySeries(0.5), { title: "Latency p50 per endpoint", yUnit: "ms", xUnit: x }),
       lineChart(t.throughputSeries(), { title: "Throughput per scenario", yUnit: "requests/s", xUnit: x }),
-      lineChart(t.throttleSeries(), { title: "Throttled (429) per endpoint", yUnit: "answers/s", xUnit: x }),
+      lineChart(t.throttleSeries(), {
+        title: "Throttled (429) per endpoint",
+        yUnit: "answers/s",
+        xUnit: x,
+        emptyText: "no 429 answers in this run",
+      }),
     );
   } else {
     charts.push("<p>No raw k6 results in this run directory: nothing to plot over time.</p>");

@@ -37,7 +37,7 @@ export function junitReport(summary: RunSummary): string {
     .property("target", summary.run.target.kind)
     .property("scenarios", summary.run.scenarios.join(","));
   const runCase = runSuite.testCase().className("atd.run").name("run completed");
-  if (summary.errors.length) runCase.error(summary.errors[0], "RunError").stacktrace(summary.errors.join("\n"));
+  if (summary.errors.length) runCase.error(summary.errors[0], "RunError", summary.errors.join("\n"));
 
   const sources: SuiteSource[] = [
     ...summary.scenarios.map((s) => ({ kind: "scenario" as const, name: s.scenario, ...s })),
@@ -47,7 +47,7 @@ export function junitReport(summary: RunSummary): string {
     const className = `atd.${source.kind}.${source.name}`;
     const suite = builder.testSuite().name(`${source.kind} ${source.name}`).timestamp(new Date(summary.run.startedAt));
     const completed = suite.testCase().className(className).name(`${source.kind} completed`);
-    if (source.errors.length) completed.error(source.errors[0], "ScenarioError").stacktrace(source.errors.join("\n"));
+    if (source.errors.length) completed.error(source.errors[0], "ScenarioError", source.errors.join("\n"));
     for (const check of source.checks) {
       const testCase = suite
         .testCase()

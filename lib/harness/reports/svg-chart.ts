@@ -43,6 +43,8 @@ export interface ChartOptions {
   /** Unit of the y axis, shown after the title. */
   yUnit: string;
   xUnit?: string;
+  /** What the chart says when there is nothing to draw. */
+  emptyText?: string;
   width?: number;
   height?: number;
 }
@@ -54,7 +56,7 @@ function frame(options: ChartOptions, body: string, legend: string): string {
   const width = options.width ?? 720;
   const height = options.height ?? 260;
   return [
-    `<figure class="chart"><svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${String(width)} ${String(height)}" width="${String(width)}" height="${String(height)}" role="img" aria-label="${escapeXml(options.title)}">`,
+    `<figure class="chart"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${String(width)} ${String(height)}" width="${String(width)}" height="${String(height)}" role="img" aria-label="${escapeXml(options.title)}">`,
     `<text x="${String(M.left)}" y="16" class="chart-title">${escapeXml(options.title)} (${escapeXml(options.yUnit)})</text>`,
     body,
     "</svg>",
@@ -90,7 +92,7 @@ function yAxis(maxY: number, plotH: number, plotW: number): { svg: string; top: 
 /** One line per series over x (seconds since the run started). */
 export function lineChart(series: readonly PlotSeries[], options: ChartOptions): string {
   const points = series.flatMap((s) => s.points);
-  if (points.length === 0) return empty(options, "no samples in this run");
+  if (points.length === 0) return empty(options, options.emptyText ?? "no samples in this run");
   const width = options.width ?? 720;
   const height = options.height ?? 260;
   const plotW = width - M.left - M.right;
@@ -139,7 +141,7 @@ export interface Bar {
 
 /** Vertical bars, one per label, in the order given (e.g. histogram buckets). */
 export function barChart(bars: readonly Bar[], options: ChartOptions): string {
-  if (bars.length === 0 || bars.every((b) => b.value === 0)) return empty(options, "no observations in this run");
+  if (bars.length === 0 || bars.every((b) => b.value === 0)) return empty(options, options.emptyText ?? "no observations in this run");
   const width = options.width ?? 720;
   const height = options.height ?? 260;
   const plotW = width - M.left - M.right;
