@@ -11,6 +11,7 @@ import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { extensionsFor } from "../lib/harness/extensions.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
+import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 
@@ -27,6 +28,11 @@ interface RunFlags {
   seed?: number;
   serviceArgs?: string;
   traffic?: string;
+  webhooks?: boolean;
+  webhookListen: string;
+  webhookUrl?: string;
+  webhookMisbehave?: number;
+  webhookRefusals: RefusalMode[];
   pushgateway?: string;
   prometheusRw?: string;
 }
@@ -34,6 +40,22 @@ interface RunFlags {
 function httpUrl(value: string): string {
   if (!/^https?:\/\/[^/\s]+/.test(value)) throw new InvalidArgumentError("must be an http(s) URL.");
   return value;
+}
+
+function share(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || n > 1) throw new InvalidArgumentError("must be a share from 0 to 1, e.g. 0.2.");
+  return n;
+}
+
+const REFUSAL_MODES = ["500", "429", "hang"] as const;
+
+function refusals(value: string): RefusalMode[] {
+  const modes = value.split(",").map((m) => m.trim());
+  if (modes.length === 0 || !modes.every((m) => (REFUSAL_MODES as readonly string[]).includes(m))) {
+    throw new InvalidArgumentError(`must be a comma-separated list of ${REFUSAL_MODES.join(", ")}.`);
+  }
+  return modes as RefusalMode[];
 }
 
 function integer(value: string): number {
@@ -113,6 +135,42 @@ program
   )
   .addOption(new Option("--traffic <file>", "JSON file overriding the traffic model").env("HARNESS_TRAFFIC"))
   .addOption(
+    new Option("--webhooks", "run the webhook sink beside k6 (always on for the webhooks scenario)").env(
+      "HARNESS_WEBHOOKS",
+    ),
+  )
+  .addOption(
+    new Option("--webhook-listen <host:port>", "where the webhook sink listens")
+      .default("127.0.0.1:0")
+      .env("HARNESS_WEBHOOK_LISTEN"),
+  )
+  .addOption(
+    new Option("--webhook-url <url>", "the URL the service must call for the sink (an ingress in front of it)").env(
+      "HARNESS_WEBHOOK_URL",
+    ),
+  )
+  .addOption(
+    new Option("--webhook-misbehave <share>", "share of first attempts the sink refuses (webhooks scenario: 0.2)")
+      .argParser(share)
+      .env("HARNESS_WEBHOOK_MISBEHAVE"),
+  )
+  .addOption(
+    new Option("--webhook-refusals <modes>", "how the sink refuses: 500, 429, hang (past the sender's timeout)")
+      .argParser(refusals)
+      .default(["500", "429"], "500,429")
+      .env("HARNESS_WEBHOOK_REFUSALS"),
+  )
+  .addOption(
+    new Option("--pushgateway <url>", "push the run's metrics (metrics.prom) to this Pushgateway, grouped by run id")
+      .argParser(httpUrl)
+      .env("HARNESS_PUSHGATEWAY"),
+  )
+  .addOption(
+    new Option("--prometheus-rw <url>", "stream k6's samples to this Prometheus remote-write URL (tag testid=<run id>)")
+      .argParser(httpUrl)
+      .env("HARNESS_PROMETHEUS_RW"),
+  )
+  .addOption(
     new Option("--pushgateway <url>", "push the run's metrics (metrics.prom) to this Pushgateway, grouped by run id")
       .argParser(httpUrl)
       .env("HARNESS_PUSHGATEWAY"),
@@ -158,7 +216,17 @@ program
       trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
       pushgateway: flags.pushgateway,
       prometheusRw: flags.prometheusRw,
-      extensions: extensionsFor({ scenarios }),
+      extensions: extensionsFor({
+        scenarios,
+        webhooks: {
+          enabled: flags.webhooks === true,
+          listen: flags.webhookListen,
+          publicUrl: flags.webhookUrl,
+          misbehaveShare: flags.webhookMisbehave,
+          refusals: flags.webhookRefusals,
+        },
+        sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
+      }),
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {

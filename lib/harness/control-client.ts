@@ -17,6 +17,11 @@ export class ControlClient {
     this.#token = token;
   }
 
+  /** For k6 scenarios that call the control API themselves (scenarios/webhooks.ts): a test-only credential. */
+  get token(): string {
+    return this.#token;
+  }
+
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}${path}`, {
       method,

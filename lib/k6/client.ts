@@ -21,6 +21,7 @@ import {
   type Pagination,
 } from "../contract/index.ts";
 import { throttles, throttleWaitSeconds } from "./metrics.ts";
+import type { ExpectationRecorder } from "./expectations.ts";
 
 export type Query = Readonly<Record<string, string | number | undefined>>;
 export type Json = Record<string, unknown>;
@@ -60,6 +61,8 @@ export interface ClientOptions {
   onThrottle: "wait" | "return";
   /** Upper bound on one Retry-After wait, so a wrong header cannot park a VU for the rest of the run. */
   maxThrottleWaitSeconds: number;
+  /** Logs the webhook events booking calls must cause; set only when the run records them (lib/k6/expectations.ts). */
+  expectations?: ExpectationRecorder;
 }
 
 function queryString(query: Query | undefined): string {
@@ -118,6 +121,7 @@ export class ApiClient {
       this.options.phase === "load" ? { endpoint, name: spec.path } : { phase: "setup", name: spec.path };
     const httpParams = { headers, timeout: this.options.timeout, tags };
     const payload = request.body ? JSON.stringify(request.body) : null;
+    const sentAt = this.options.expectations ? Date.now() : 0;
     let res = http.request(spec.method, url, payload, httpParams);
     let waited = 0;
     if (res.status === 429) {
@@ -130,7 +134,9 @@ export class ApiClient {
         if (res.status === 429) throttles.add(1, { endpoint });
       }
     }
-    return toApiResponse<T>(endpoint, res, waited);
+    const response = toApiResponse<T>(endpoint, res, waited);
+    this.options.expectations?.afterCall(response, sentAt);
+    return response;
   }
 
   listProducts(query?: Query): ApiResponse<Json[]> {

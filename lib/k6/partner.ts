@@ -2,6 +2,7 @@
 import http from "k6/http";
 import { ApiClient } from "./client.ts";
 import type { K6Config } from "./config.ts";
+import { expectationRecorder, loadWebhookSettings } from "./expectations.ts";
 
 /** 429 is an expected answer for load scenarios (counted as a throttle, not as a failed request). */
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
@@ -24,6 +25,9 @@ function clientFor(config: K6Config, apiKey: string, phase: "load" | "setup"): A
       phase,
       onThrottle: "wait",
       maxThrottleWaitSeconds: 60,
+      expectations: loadWebhookSettings(__ENV).recordExpectations
+        ? expectationRecorder(config.apiKeys.indexOf(apiKey))
+        : undefined,
     });
     clients.set(id, client);
   }

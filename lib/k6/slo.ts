@@ -18,6 +18,15 @@ export interface SloTable {
   /** Iterations the open model could not start (no free VU), as a share of the iterations the profile plans. */
   droppedIterationRate: number;
   latency: { default: LatencySlo; endpoints: Partial<Record<EndpointName, LatencySlo>> };
+  /** Webhook delivery, judged by the webhook sink (lib/harness/webhooks) rather than by k6. */
+  webhooks: {
+    /** Trigger to arrival at the partner, per event type, milliseconds. */
+    latency: LatencySlo;
+    /** Expected events that never arrived by the deadline. */
+    lost: number;
+    /** Deliveries of a webhook-id the sink had already answered with 2xx. */
+    duplicates: number;
+  };
 }
 
 export const DEFAULT_SLO: SloTable = {
@@ -33,6 +42,7 @@ export const DEFAULT_SLO: SloTable = {
       bookingConfirm: { p95: 800, p99: 1500 },
     },
   },
+  webhooks: { latency: { p95: 2000, p99: 5000 }, lost: 0, duplicates: 0 },
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

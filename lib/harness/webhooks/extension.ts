@@ -1,0 +1,287 @@
+/**
+ * The webhook sink as a run extension. start(): the sink listens and every key of the run is registered with it
+ * through the control API (PUT /__control/partners/{key} {webhookUrl, webhookSecret}), and k6 is told to record
+ * expectations. finish(): the expectations are read from k6's logs, reserved bookings nobody touched are made to
+ * expire by moving the clock past five days (the extension triggers it, so it records those expectations), the sink
+ * waits for deliveries up to a deadline, and the join becomes checks, thresholds and figures. stop(): the keys are
+ * unregistered and the sink closes.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { RESERVED_BOOKING_LIFETIME_SECONDS, isRecord } from "../../contract/index.ts";
+import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
+import type { ControlClient } from "../control-client.ts";
+import { EXIT, HarnessError } from "../exit-codes.ts";
+import {
+  extensionVerdict,
+  type ExtensionStart,
+  type ExtensionVerdict,
+  type K6Outputs,
+  type RunContext,
+  type RunExtension,
+} from "../run-extension.ts";
+import { analyse } from "./analysis.ts";
+import { dedupe } from "./dedupe.ts";
+import { parseExpectations } from "./expectations.ts";
+import { bookingsLeftReserved, join } from "./join.ts";
+import { WELL_BEHAVED, type MisbehaviourOptions, type RefusalMode } from "./misbehaviour.ts";
+import { retryWindow } from "./retry-schedule.ts";
+import { WebhookSink, monotonicNow, newWebhookSecret } from "./sink.ts";
+import { isSuccess, type Expectation } from "./types.ts";
+import { judge } from "./verdict.ts";
+
+export interface WebhookExtensionOptions {
+  /** host:port the sink listens on; port 0 picks a free one. */
+  listen: string;
+  /** The base URL the service must call (an ingress in front of the sink); default the listen address. */
+  publicUrl: string | undefined;
+  /** Share of messages whose first attempt the sink refuses (0 = well behaved). */
+  misbehaveShare: number;
+  refusals: readonly RefusalMode[];
+  /** The run triggers all eight kinds (scenarios/webhooks.ts): each must arrive. */
+  expectAllKinds: boolean;
+  /** The run's --slo override file. */
+  sloFile: string | undefined;
+  /** Longest finish() waits for deliveries and retries after k6 ended. */
+  maxWaitMs?: number;
+}
+
+const QUIET_MS = 1500;
+const POLL_MS = 100;
+/** Retries scheduled later than this after k6 ended are not waited for (reported as pending). */
+const RETRY_WAIT_MS = 5000;
+
+export function parseListen(listen: string): { host: string; port: number } {
+  const match = /^(.*):(\d+)$/.exec(listen.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || !match[1] || port > 65_535) {
+    throw new HarnessError(
+      `Failed to read --webhook-listen "${listen}": not host:port. Please give an address such as 127.0.0.1:0 or 0.0.0.0:9000.`,
+      EXIT.usage,
+    );
+  }
+  return { host: match[1].replace(/^\[|\]$/g, ""), port };
+}
+
+async function readSlo(file: string | undefined): Promise<SloTable> {
+  if (!file) return DEFAULT_SLO;
+  try {
+    return mergeSlo(DEFAULT_SLO, JSON.parse(await readFile(file, "utf8")) as unknown, `SLO file ${file}`);
+  } catch (error) {
+    throw new HarnessError(
+      error instanceof Error && error.message.startsWith("Failed")
+        ? error.message
+        : `Failed to read the SLO file ${file}: ${String(error)}. Please give a JSON file.`,
+      EXIT.usage,
+    );
+  }
+}
+
+async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class WebhookSinkExtension implements RunExtension {
+  readonly name = "webhook sink";
+  readonly #options: WebhookExtensionOptions;
+  #sink: WebhookSink | undefined;
+  #control: ControlClient | undefined;
+  #keys: readonly string[] = [];
+  #timeScale = 1;
+  #slo: SloTable = DEFAULT_SLO;
+  #misbehaviour: MisbehaviourOptions = WELL_BEHAVED;
+
+  constructor(options: WebhookExtensionOptions) {
+    this.#options = options;
+  }
+
+  async start(ctx: RunContext): Promise<ExtensionStart> {
+    const control = ctx.target.control;
+    if (control === undefined) {
+      throw new HarnessError(
+        "Failed to start the webhook sink: the target has no control API to register the sink with. Please pass --control-url and --control-token.",
+        EXIT.usage,
+      );
+    }
+    this.#control = control;
+    this.#slo = await readSlo(this.#options.sloFile);
+    this.#timeScale = await this.#readTimeScale();
+    this.#keys = ctx.keys;
+    const share = this.#options.misbehaveShare;
+    this.#misbehaviour =
+      share > 0
+        ? {
+            share,
+            modes: this.#options.refusals,
+            // The last key's endpoint says 410 after its first delivery: the sender must stop sending to it.
+            goneEndpoints: ctx.keys.length >= 2 ? [ctx.keys.length - 1] : [],
+            goneAfter: 1,
+          }
+        : WELL_BEHAVED;
+    const sink = new WebhookSink({
+      ...parseListen(this.#options.listen),
+      publicUrl: this.#options.publicUrl,
+      misbehaviour: this.#misbehaviour,
+    });
+    this.#sink = sink;
+    await sink.start();
+    ctx.say(
+      `  webhook sink at ${sink.baseUrl} (time scale ${this.#timeScale}${share > 0 ? `, refusing ${share * 100}% of first attempts` : ""})`,
+    );
+    const indexes = ctx.keys.map((_, i) => i);
+    try {
+      await inBatches(indexes, 8, async (i) => {
+        const secret = newWebhookSecret();
+        sink.addEndpoint(i, secret);
+        await control.request("PUT", `/__control/partners/${encodeURIComponent(ctx.keys[i] ?? "")}`, {
+          webhookUrl: sink.endpointUrl(i),
+          webhookSecret: secret,
+        });
+      });
+    } catch (error) {
+      throw new HarnessError(
+        `Failed to register the webhook sink with the service: ${error instanceof Error ? error.message : String(error)}. Please check the control API.`,
+        EXIT.target,
+      );
+    }
+    return { k6Settings: { recordExpectations: "1", controlUrl: control.url, controlToken: control.token } };
+  }
+
+  async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
+    const sink = this.#sink;
+    const control = this.#control;
+    if (sink === undefined || control === undefined) {
+      return extensionVerdict(this.name, { errors: ["The webhook sink was not started."] });
+    }
+    const expectations: Expectation[] = [];
+    for (const log of k6.logs.values()) expectations.push(...parseExpectations(log));
+    const errors: string[] = [];
+    const reserved = bookingsLeftReserved(expectations);
+    if (reserved.length > 0) {
+      const at = monotonicNow();
+      try {
+        await control.request("POST", "/__control/clock", { advanceSeconds: RESERVED_BOOKING_LIFETIME_SECONDS + 60 });
+        for (const b of reserved) {
+          expectations.push({
+            type: "booking_status_updated",
+            status: "expired",
+            resource: b.resource,
+            key: b.key,
+            at,
+          });
+        }
+      } catch (error) {
+        errors.push(`Failed to move the clock past the booking lifetime: ${String(error)}. Expiry was not checked.`);
+      }
+    }
+    const timeScale = await this.#readTimeScale().catch(() => this.#timeScale);
+    await this.#waitForDeliveries(expectations, timeScale);
+    const analysis = analyse({
+      deliveries: sink.deliveries,
+      expectations,
+      endpoints: sink.endpoints,
+      timeScale,
+      observedUntil: monotonicNow(),
+    });
+    await writeFile(
+      path.join(ctx.runDir, "webhook-deliveries.jsonl"),
+      sink.deliveries.map(({ body: _body, ...d }) => JSON.stringify(d)).join("\n") + "\n",
+    ).catch(() => undefined);
+    const verdict = judge(this.name, analysis, {
+      slo: this.#slo.webhooks,
+      misbehaving: this.#misbehaviour.share > 0,
+      expectAllKinds: this.#options.expectAllKinds,
+      timeScale,
+    });
+    if (timeScale !== this.#timeScale) {
+      verdict.findings.push(
+        `The service's time scale changed during the run (${this.#timeScale} -> ${timeScale}); retries were judged against ${timeScale}.`,
+      );
+    }
+    verdict.errors.push(...errors);
+    if (errors.length > 0) verdict.verdict = "fail";
+    return verdict;
+  }
+
+  async stop(): Promise<void> {
+    const control = this.#control;
+    const sink = this.#sink;
+    this.#sink = undefined;
+    if (sink === undefined) return;
+    if (control !== undefined) {
+      // Best effort: a deployment that outlives the run should not keep calling a closed port.
+      await inBatches(this.#keys, 8, (key) =>
+        control
+          .request("PUT", `/__control/partners/${encodeURIComponent(key)}`, { webhookUrl: null })
+          .catch(() => undefined),
+      );
+    }
+    await sink.close();
+  }
+
+  async #readTimeScale(): Promise<number> {
+    const clock = await (this.#control as ControlClient).request<unknown>("GET", "/__control/clock");
+    const data = isRecord(clock) && isRecord(clock.data) ? clock.data : clock;
+    return isRecord(data) && typeof data.timeScale === "number" && data.timeScale > 0 ? data.timeScale : 1;
+  }
+
+  /**
+   * Waits until every expectation has arrived (or its latency budget, the p99 SLO, ran out), every refused delivery
+   * due for a retry soon has been retried (or its window closed), and the sink has been quiet for a moment (late
+   * duplicates, deliveries after a 410); never longer than maxWaitMs.
+   */
+  async #waitForDeliveries(expectations: readonly Expectation[], timeScale: number): Promise<void> {
+    const sink = this.#sink as WebhookSink;
+    const started = monotonicNow();
+    const hardDeadline = started + (this.#options.maxWaitMs ?? 30_000);
+    const lastTrigger = expectations.reduce((max, e) => Math.max(max, e.at), 0);
+    const lossDeadline = Math.max(started, lastTrigger) + this.#slo.webhooks.latency.p99 + 1000;
+    for (;;) {
+      const now = monotonicNow();
+      if (now >= hardDeadline) return;
+      const quiet = now - Math.max(started, sink.lastArrivalAt) >= QUIET_MS;
+      if (
+        quiet &&
+        (now >= lossDeadline || this.#allArrived(expectations)) &&
+        this.#retriesSettled(now, started, timeScale)
+      ) {
+        return;
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  #allArrived(expectations: readonly Expectation[]): boolean {
+    const sink = this.#sink as WebhookSink;
+    const gone = new Set(sink.deliveries.filter((d) => d.status === 410).map((d) => d.endpoint));
+    return (
+      join({ expectations, messages: dedupe(sink.deliveries).messages, endpoints: sink.endpoints, gone }).lost
+        .length === 0
+    );
+  }
+
+  #retriesSettled(now: number, started: number, timeScale: number): boolean {
+    const sink = this.#sink as WebhookSink;
+    const seen = new Map<string, number>();
+    const retried = new Set<string>();
+    for (const d of [...sink.deliveries].sort((a, b) => a.arrivedAt - b.arrivedAt)) {
+      const key = `${d.endpoint}\u0000${d.body}`;
+      const n = (seen.get(key) ?? 0) + 1;
+      seen.set(key, n);
+      if (n > 1) retried.add(`${key}\u0000${n - 1}`);
+    }
+    const attemptNo = new Map<string, number>();
+    for (const d of [...sink.deliveries].sort((a, b) => a.arrivedAt - b.arrivedAt)) {
+      const key = `${d.endpoint}\u0000${d.body}`;
+      const n = (attemptNo.get(key) ?? 0) + 1;
+      attemptNo.set(key, n);
+      if (isSuccess(d.status) || d.status === 410 || retried.has(`${key}\u0000${n}`)) continue;
+      const window = retryWindow(n, timeScale);
+      if (window === undefined || d.answeredAt + window.scheduledMs > started + RETRY_WAIT_MS) continue;
+      if (now < d.answeredAt + window.latestMs) return false;
+    }
+    return true;
+  }
+}

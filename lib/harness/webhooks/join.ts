@@ -1,0 +1,92 @@
+/**
+ * The join of expectations (what the run's operations must cause) with messages (what reached the sink, one per
+ * webhook-id). An expectation names a partner (booking events) or none (catalogue events: every registered partner).
+ * Within one (partner, type, resource, booking status) the n-th expectation pairs with the n-th message, both in time
+ * order. Left-over expectations are lost (or excused, on an endpoint that answered 410: the sender was told to stop);
+ * left-over messages are unexpected (events the run did not record, e.g. a supplier decision that fired by itself).
+ */
+import type { Message } from "./dedupe.ts";
+import type { Expectation } from "./types.ts";
+
+export interface Matched {
+  expectation: Expectation;
+  endpoint: number;
+  message: Message;
+  /** Arrival minus trigger, milliseconds; negative when the clocks disagree (reported, clamped in the figures). */
+  latencyMs: number;
+}
+
+export interface Unmatched {
+  expectation: Expectation;
+  endpoint: number;
+}
+
+export interface JoinResult {
+  matched: Matched[];
+  lost: Unmatched[];
+  /** Expectations for endpoints that had answered 410, never delivered. */
+  excused: Unmatched[];
+  unexpected: Message[];
+}
+
+export interface JoinInput {
+  expectations: readonly Expectation[];
+  messages: readonly Message[];
+  /** The endpoints registered with the service (catalogue events go to each). */
+  endpoints: readonly number[];
+  /** Endpoints the sink answered 410. */
+  gone: ReadonlySet<number>;
+}
+
+function key(endpoint: number, type: string | undefined, resource: string | undefined, status: string | undefined) {
+  // Only booking_status_updated is told apart by status: a booking goes through several.
+  const s = type === "booking_status_updated" ? (status ?? "") : "";
+  return `${endpoint}\u0000${type ?? ""}\u0000${resource ?? ""}\u0000${s}`;
+}
+
+export function join(input: JoinInput): JoinResult {
+  const wanted = new Map<string, Unmatched[]>();
+  for (const expectation of [...input.expectations].sort((a, b) => a.at - b.at)) {
+    const endpoints = expectation.key === undefined ? input.endpoints : [expectation.key];
+    for (const endpoint of endpoints) {
+      const k = key(endpoint, expectation.type, expectation.resource, expectation.status);
+      const list = wanted.get(k);
+      if (list === undefined) wanted.set(k, [{ expectation, endpoint }]);
+      else list.push({ expectation, endpoint });
+    }
+  }
+  const result: JoinResult = { matched: [], lost: [], excused: [], unexpected: [] };
+  const ordered = [...input.messages].sort((a, b) => a.first.arrivedAt - b.first.arrivedAt);
+  for (const message of ordered) {
+    const { type, resource, bookingStatus } = message.first;
+    const list = wanted.get(key(message.endpoint, type, resource, bookingStatus));
+    const next = list?.shift();
+    if (next === undefined) {
+      result.unexpected.push(message);
+      continue;
+    }
+    result.matched.push({ ...next, message, latencyMs: message.first.arrivedAt - next.expectation.at });
+  }
+  for (const left of wanted.values()) {
+    for (const u of left) (input.gone.has(u.endpoint) ? result.excused : result.lost).push(u);
+  }
+  return result;
+}
+
+/**
+ * Reserved bookings nobody confirmed or cancelled expire after five days (decisions.md). The harness moves the clock
+ * past that at the end of the run; these are the bookings that must then report `expired`: last expected status
+ * `reserved` and no cancellation request.
+ */
+export function bookingsLeftReserved(expectations: readonly Expectation[]): { key: number; resource: string }[] {
+  const state = new Map<string, { key: number; resource: string; reserved: boolean; cancelled: boolean }>();
+  for (const e of [...expectations].sort((a, b) => a.at - b.at)) {
+    if (e.key === undefined || !e.type.startsWith("booking_")) continue;
+    const k = `${e.key}\u0000${e.resource}`;
+    const s = state.get(k) ?? { key: e.key, resource: e.resource, reserved: false, cancelled: false };
+    if (e.type === "booking_status_updated") s.reserved = e.status === "reserved";
+    if (e.type === "booking_data_updated") s.cancelled = true;
+    state.set(k, s);
+  }
+  return [...state.values()].filter((s) => s.reserved && !s.cancelled).map(({ key, resource }) => ({ key, resource }));
+}

@@ -1,0 +1,39 @@
+/** What the webhook sink records and what the join works on: plain data, so the pure logic is testable alone. */
+import type { ExpectationRecord } from "../../contract/index.ts";
+
+/** How the sink answered one delivery attempt. */
+export type SinkAnswer =
+  | { kind: "ok" }
+  | { kind: "status"; status: 500 | 429 | 410 }
+  /** Never answered: held until the sender gave up (its timeout) or the sink's own bound. */
+  | { kind: "hang" };
+
+/** One HTTP request that reached the sink: an attempt to deliver one message to one endpoint. */
+export interface Delivery {
+  /** The partner endpoint (index of the API key in the run's key list). */
+  endpoint: number;
+  webhookId: string;
+  /** webhook-timestamp, UNIX seconds; undefined when missing or not a number. */
+  timestamp: number | undefined;
+  /** Epoch milliseconds (monotonic clock mapped to the epoch) when the request reached the sink. */
+  arrivedAt: number;
+  /** When the sink answered, or when the sender hung up on a held request. */
+  answeredAt: number;
+  /** The status the sink answered with; 0 when it held the request until the sender gave up. */
+  status: number;
+  signatureValid: boolean;
+  timestampValid: boolean;
+  /** From the payload {type, timestamp, data}; undefined when the body is not such an object. */
+  type: string | undefined;
+  resource: string | undefined;
+  /** data.status of booking events. */
+  bookingStatus: string | undefined;
+  /** The payload's timestamp (when the service says the event happened), epoch ms. */
+  eventTime: number | undefined;
+  /** The raw body: attempts of one message carry the same body whatever their webhook-id. */
+  body: string;
+}
+
+export type Expectation = ExpectationRecord;
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;

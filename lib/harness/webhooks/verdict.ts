@@ -1,0 +1,234 @@
+/**
+ * The sink's part of the run's verdict. Each check names one rule of decisions.md ("Webhooks") and is proven to fail
+ * on the reference service's defect that breaks it (test/k6/webhooks.test.ts); latency, loss and duplicates are
+ * thresholds from the SLO table. Unexpected events are reported, not judged: a run records only what it triggered.
+ */
+import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
+import type { SloTable } from "../../k6/slo.ts";
+import { extensionVerdict, type ExtensionVerdict } from "../run-extension.ts";
+import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
+import type { WebhookAnalysis } from "./analysis.ts";
+import type { Delivery } from "./types.ts";
+
+export const WEBHOOK_CHECKS = {
+  signature: "webhooks: webhook-signature valid on every attempt",
+  timestamp: "webhooks: webhook-timestamp within tolerance on every attempt",
+  order: "webhooks: messages about one resource arrive in order",
+  retried: "webhooks: a refused delivery is retried",
+  schedule: "webhooks: retries follow the schedule",
+  sameId: "webhooks: retries keep the webhook-id",
+  gone: "webhooks: nothing is delivered after 410",
+  allKinds: "webhooks: all eight event kinds delivered",
+} as const;
+
+export const WEBHOOK_METRICS = {
+  latency: "webhook_latency",
+  lost: "webhook_lost",
+  duplicates: "webhook_duplicates",
+} as const;
+
+export interface JudgeOptions {
+  slo: SloTable["webhooks"];
+  /** The sink refused deliveries on purpose: the retry checks apply. */
+  misbehaving: boolean;
+  /** The run triggers every kind (scenarios/webhooks.ts): each must arrive. */
+  expectAllKinds: boolean;
+  timeScale: number;
+}
+
+const MAX_PROBLEMS = 10;
+
+function check(name: string, passes: number, problems: readonly string[]): CheckVerdict {
+  return {
+    name,
+    verdict: problems.length === 0 ? "pass" : "fail",
+    passes,
+    fails: problems.length,
+    problems: [...new Set(problems)].slice(0, MAX_PROBLEMS),
+  };
+}
+
+const describe = (d: Delivery) => `${d.type ?? "a message"} ${d.webhookId} to endpoint ${d.endpoint}`;
+
+export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOptions): ExtensionVerdict {
+  const { join, retries } = analysis;
+  const total = analysis.deliveries.length;
+  const checks: CheckVerdict[] = [
+    check(
+      WEBHOOK_CHECKS.signature,
+      total - analysis.signatureFailures.length,
+      analysis.signatureFailures.map((d) => `${describe(d)}: signature does not verify with the endpoint's secret`),
+    ),
+    check(
+      WEBHOOK_CHECKS.timestamp,
+      total - analysis.timestampFailures.length,
+      analysis.timestampFailures.map(
+        (d) =>
+          `${describe(d)}: webhook-timestamp ${d.timestamp ?? "missing"} is ${d.timestamp === undefined ? "not a number" : `${Math.round(d.arrivedAt / 1000 - d.timestamp)} s from arrival`}`,
+      ),
+    ),
+    check(
+      WEBHOOK_CHECKS.order,
+      analysis.dedupe.messages.length - analysis.order.length,
+      analysis.order.map(
+        (o) =>
+          `${o.type ?? "a message"} about ${o.resource} (event at ${new Date(o.eventTime).toISOString()}) arrived after one of ${new Date(o.afterEventTime).toISOString()}`,
+      ),
+    ),
+  ];
+  if (options.misbehaving) {
+    checks.push(
+      check(
+        WEBHOOK_CHECKS.retried,
+        retries.retried,
+        retries.notRetried.map((i) => i.problem),
+      ),
+      check(
+        WEBHOOK_CHECKS.schedule,
+        retries.retried - retries.offSchedule.length,
+        retries.offSchedule.map((i) => i.problem),
+      ),
+      check(
+        WEBHOOK_CHECKS.sameId,
+        retries.retried - retries.newIds.length,
+        retries.newIds.map((i) => i.problem),
+      ),
+    );
+  }
+  if (analysis.gone.size > 0) {
+    checks.push(
+      check(
+        WEBHOOK_CHECKS.gone,
+        analysis.gone.size,
+        retries.afterGone.map((i) => i.problem),
+      ),
+    );
+  }
+  if (options.expectAllKinds) {
+    const missing = WEBHOOK_EVENT_TYPES.filter((t) => !analysis.kindsDelivered.has(t));
+    checks.push(
+      check(
+        WEBHOOK_CHECKS.allKinds,
+        analysis.kindsDelivered.size,
+        missing.map((t) => `no ${t} arrived although the run triggered it`),
+      ),
+    );
+  }
+
+  const thresholds: ThresholdVerdict[] = [];
+  const { latency } = options.slo;
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const histogram = analysis.latency.get(type);
+    if (histogram === undefined) continue;
+    const metric = `${WEBHOOK_METRICS.latency}{type:${type}}`;
+    for (const [p, limit] of [
+      [95, latency.p95],
+      [99, latency.p99],
+    ] as const) {
+      const observed = histogram.percentile(p);
+      thresholds.push({
+        metric,
+        expression: `p(${p})<${limit}`,
+        verdict: observed < limit ? "pass" : "fail",
+        observed,
+      });
+    }
+  }
+  const lost = join.lost.length;
+  const duplicates = analysis.dedupe.duplicates.length;
+  thresholds.push(
+    {
+      metric: WEBHOOK_METRICS.lost,
+      expression: `count<=${options.slo.lost}`,
+      verdict: lost <= options.slo.lost ? "pass" : "fail",
+      observed: lost,
+    },
+    {
+      metric: WEBHOOK_METRICS.duplicates,
+      expression: `count<=${options.slo.duplicates}`,
+      verdict: duplicates <= options.slo.duplicates ? "pass" : "fail",
+      observed: duplicates,
+    },
+  );
+
+  const findings: string[] = [];
+  if (join.unexpected.length > 0) {
+    const byType = countBy(join.unexpected.map((m) => m.first.type ?? "unknown"));
+    findings.push(
+      `${join.unexpected.length} events arrived that the run did not record as expected (${Object.entries(byType)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(", ")}): follow-ups the service makes by itself, such as supplier decisions.`,
+    );
+  }
+  if (analysis.arrivedBeforeTrigger > 0) {
+    findings.push(
+      `${analysis.arrivedBeforeTrigger} events arrived before their trigger was recorded: the clocks of k6 and the sink disagree; latencies below 0 count as 0.`,
+    );
+  }
+  if (retries.pending > 0) {
+    findings.push(
+      `${retries.pending} refused deliveries were not yet due for a retry when the sink stopped listening.`,
+    );
+  }
+  if (join.excused.length > 0) {
+    findings.push(
+      `${join.excused.length} expected events were not sent to endpoints that had answered 410, as required.`,
+    );
+  }
+
+  return extensionVerdict(name, { checks, thresholds, findings, figures: figures(analysis, options) });
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
+function figures(analysis: WebhookAnalysis, options: JudgeOptions): Record<string, unknown> {
+  const { join, dedupe } = analysis;
+  const perType: Record<string, unknown> = {};
+  const expected = countBy(
+    join.matched.map((m) => m.expectation.type).concat(join.lost.map((l) => l.expectation.type)),
+  );
+  const lost = countBy(join.lost.map((l) => l.expectation.type));
+  const duplicates = countBy(dedupe.duplicates.map((d) => d.type ?? "unknown"));
+  const unexpected = countBy(join.unexpected.map((m) => m.first.type ?? "unknown"));
+  const outOfOrder = countBy(analysis.order.map((o) => o.type ?? "unknown"));
+  const delivered = countBy(dedupe.messages.map((m) => m.first.type ?? "unknown"));
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    perType[type] = {
+      expected: expected[type] ?? 0,
+      delivered: delivered[type] ?? 0,
+      lost: lost[type] ?? 0,
+      duplicates: duplicates[type] ?? 0,
+      unexpected: unexpected[type] ?? 0,
+      outOfOrder: outOfOrder[type] ?? 0,
+      latency: analysis.latency.get(type)?.summary() ?? null,
+    };
+  }
+  return {
+    timeScale: options.timeScale,
+    deliveries: analysis.deliveries.length,
+    messages: dedupe.messages.length,
+    expected: join.matched.length + join.lost.length,
+    lost: join.lost.length,
+    excused: join.excused.length,
+    duplicates: dedupe.duplicates.length,
+    unexpected: join.unexpected.length,
+    outOfOrder: analysis.order.length,
+    signatureFailures: analysis.signatureFailures.length,
+    timestampFailures: analysis.timestampFailures.length,
+    retries: {
+      refusals: analysis.retries.refusals,
+      retried: analysis.retries.retried,
+      notRetried: analysis.retries.notRetried.length,
+      offSchedule: analysis.retries.offSchedule.length,
+      newIds: analysis.retries.newIds.length,
+      afterGone: analysis.retries.afterGone.length,
+      pending: analysis.retries.pending,
+    },
+    goneEndpoints: [...analysis.gone],
+    types: perType,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The k6 side of webhook expectations: every operation that must cause a webhook logs one line (EXPECTATION_MARKER)
+ * with the time taken just before its request, and the webhook sink (lib/harness/webhooks) joins those lines with
+ * what it received. Recording is off unless the run turns it on (ATD_RECORD_EXPECTATIONS=1, set by the sink's run
+ * extension), so the load scenarios' hot path pays one boolean test per call and nothing else.
+ */
+import { EXPECTATION_MARKER, isRecord, type EndpointName, type ExpectationRecord } from "../contract/index.ts";
+import type { Env } from "./config.ts";
+
+export interface WebhookSettings {
+  /** ATD_RECORD_EXPECTATIONS=1. */
+  recordExpectations: boolean;
+  /** ATD_CONTROL_URL / ATD_CONTROL_TOKEN: only scenarios that drive the clock and the catalogue need them. */
+  controlUrl: string | undefined;
+  controlToken: string | undefined;
+}
+
+export function loadWebhookSettings(env: Env): WebhookSettings {
+  return {
+    recordExpectations: env.ATD_RECORD_EXPECTATIONS?.trim() === "1",
+    controlUrl: env.ATD_CONTROL_URL?.trim().replace(/\/+$/, "") || undefined,
+    controlToken: env.ATD_CONTROL_TOKEN?.trim() || undefined,
+  };
+}
+
+/** One line per operation, on the channel check failures use (the k6 side logs nothing at info level). */
+export function recordExpectation(record: ExpectationRecord): void {
+  console.warn(`${EXPECTATION_MARKER}${JSON.stringify(record)}`);
+}
+
+/** What a booking call answered, as much as the recorder needs (an ApiResponse fits). */
+export interface BookingCallResult {
+  endpoint: EndpointName;
+  status: number;
+  data: unknown;
+}
+
+export interface ExpectationRecorder {
+  /** Called by the client after every call; records the events of a successful booking create, confirm or cancel. */
+  afterCall(result: BookingCallResult, sentAt: number): void;
+}
+
+/**
+ * The recorder for one partner key. Which events a booking call causes follows decisions.md ("Booking states"): a
+ * create emits the `reserved` status; a confirm emits the status it answers with, plus the tickets when that status is
+ * `approved`; a cancel emits booking_data_updated (the cancellation request).
+ */
+export function expectationRecorder(keyIndex: number): ExpectationRecorder {
+  return {
+    afterCall(result, sentAt) {
+      if (result.status < 200 || result.status >= 300 || !isRecord(result.data)) return;
+      const resource = typeof result.data.uuid === "string" ? result.data.uuid : undefined;
+      if (resource === undefined) return;
+      const status = typeof result.data.status === "string" ? result.data.status : undefined;
+      const base = { resource, at: sentAt, key: keyIndex };
+      switch (result.endpoint) {
+        case "bookingCreate":
+          recordExpectation({ ...base, type: "booking_status_updated", status: status ?? "reserved" });
+          return;
+        case "bookingConfirm":
+          if (status === undefined) return;
+          recordExpectation({ ...base, type: "booking_status_updated", status });
+          if (status === "approved") recordExpectation({ ...base, type: "booking_tickets_updated" });
+          return;
+        case "bookingCancel":
+          recordExpectation({ ...base, type: "booking_data_updated" });
+          return;
+        default:
+          return;
+      }
+    },
+  };
+}
