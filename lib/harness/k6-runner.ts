@@ -75,6 +75,11 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   }
   if (request.prometheusRw) {
     args.push("--out=experimental-prometheus-rw", `--tag=testid=${request.prometheusRw.testId}`);
+    // The output's other settings (credentials, headers, TLS, push interval) come from the environment as k6 names
+    // them, so a protected remote-write endpoint needs no flag here and its password never shows in a command line.
+    for (const [key, value] of Object.entries(process.env)) {
+      if (key.startsWith("K6_PROMETHEUS_RW_")) env[key] = value;
+    }
     Object.assign(env, {
       K6_PROMETHEUS_RW_SERVER_URL: request.prometheusRw.url,
       K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: "true",

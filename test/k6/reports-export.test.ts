@@ -1,7 +1,17 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { describe, expect, it } from "vitest";
 import { runHarnessProcess } from "./harness-process.ts";
-import { eventually, freePort, harnessReport, startPrometheus, startPushgateway } from "./reports-processes.ts";
+import {
+  eventually,
+  freePort,
+  harnessReport,
+  requireProgram,
+  startPrometheus,
+  startPushgateway,
+} from "./reports-processes.ts";
 
 interface PushgatewayGroup {
   labels: Record<string, string>;
@@ -55,6 +65,9 @@ describe("Prometheus export", () => {
 
   it("should stream k6's samples into a real Prometheus by remote write, tagged with the run id", async () => {
     await using prometheus = await startPrometheus();
+    // k6 pushes every 5 s by default; a short run needs more than one push for rate() in the dashboard's panels.
+    // The setting reaches k6 through the harness's environment, as any K6_PROMETHEUS_RW_* setting does.
+    process.env.K6_PROMETHEUS_RW_PUSH_INTERVAL = "1s";
     const run = await runHarnessProcess([
       "run",
       "smoke",
@@ -63,13 +76,17 @@ describe("Prometheus export", () => {
       "--prometheus-rw",
       `${prometheus.url}/api/v1/write`,
     ]);
+    delete process.env.K6_PROMETHEUS_RW_PUSH_INTERVAL;
     expect(run.exitCode, run.output).toBe(0);
     const runId = path.basename(run.runDir ?? "");
     const query = async (promql: string) => {
       const url = `${prometheus.url}/api/v1/query?query=${encodeURIComponent(promql)}`;
       const body = (await fetch(url, { signal: AbortSignal.timeout(5000) }).then((r) => r.json())) as {
+        status: string;
+        error?: string;
         data: { result: { metric: Record<string, string>; value: [number, string] }[] };
       };
+      if (body.status !== "success") throw new Error(`Failed to query ${promql}: ${String(body.error)}`);
       return body.data.result;
     };
     const requests = await eventually(
@@ -85,5 +102,30 @@ describe("Prometheus export", () => {
     const latency = await query(`histogram_count(k6_http_req_duration_seconds{testid="${runId}"})`);
     expect(latency.length, prometheus.output()).toBeGreaterThan(0);
     expect(latency.map((r) => r.metric.endpoint)).toEqual(expect.arrayContaining(["products", "product"]));
+    // The compose stack's dashboard queries are valid PromQL, and its live panels find this run by testid.
+    const dashboard = JSON.parse(
+      readFileSync(path.join(REPO_ROOT, "deploy/grafana/dashboards/atd-harness.json"), "utf8"),
+    ) as { panels: { title: string; targets?: { expr: string }[] }[] };
+    for (const panel of dashboard.panels) {
+      for (const target of panel.targets ?? []) {
+        const expr = target.expr
+          .replaceAll("$run_id", ".*")
+          .replaceAll("$testid", runId)
+          .replaceAll("$__rate_interval", "1m");
+        const result = await query(expr);
+        if (/Latency p95 per endpoint|Requests per second/.test(panel.title) && expr.includes("k6_")) {
+          expect(result.length, `${panel.title}: ${expr}`).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+
+  it("should give the compose stack a Prometheus configuration promtool accepts", () => {
+    const promtool = requireProgram("promtool", "prometheus");
+    const check = spawnSync(promtool, ["check", "config", path.join(REPO_ROOT, "deploy/prometheus/prometheus.yml")], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
   });
 });
