@@ -119,7 +119,9 @@ export function lineChart(series: readonly PlotSeries[], options: ChartOptions):
       s.points.length === 1
         ? `<circle cx="${d.split(",")[0] ?? "0"}" cy="${d.split(",")[1] ?? "0"}" r="3" fill="${color}"/>`
         : "";
-    return `<polyline fill="none" stroke="${color}" stroke-width="1.5" points="${d}"><title>${escapeXml(s.name)}</title></polyline>${dots}`;
+    // Past the palette's ten colours, dashes tell the lines apart.
+    const dash = i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "";
+    return `<polyline fill="none" stroke="${color}" stroke-width="1.5"${dash} points="${d}"><title>${escapeXml(s.name)}</title></polyline>${dots}`;
   });
   const legend = series
     .map(
