@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
 import { PROFILES } from "../lib/k6/profiles.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
@@ -27,6 +28,9 @@ interface RunFlags {
   out: string;
   seed?: number;
   serviceArgs?: string;
+  rateWindow?: string;
+  expectAlgorithm?: string;
+  rateOutsideList?: string;
   traffic?: string;
   webhooks?: boolean;
   webhookListen: string;
@@ -171,14 +175,20 @@ program
       .env("HARNESS_PROMETHEUS_RW"),
   )
   .addOption(
-    new Option("--pushgateway <url>", "push the run's metrics (metrics.prom) to this Pushgateway, grouped by run id")
-      .argParser(httpUrl)
-      .env("HARNESS_PUSHGATEWAY"),
+    new Option("--rate-window <seconds>", "the rate-limit window, when known (else measured)").env(
+      "HARNESS_RATE_WINDOW",
+    ),
   )
   .addOption(
-    new Option("--prometheus-rw <url>", "stream k6's samples to this Prometheus remote-write URL (tag testid=<run id>)")
-      .argParser(httpUrl)
-      .env("HARNESS_PROMETHEUS_RW"),
+    new Option("--expect-algorithm <name>", "rate-limit algorithm the deployment must use")
+      .choices(RATE_LIMIT_ALGORITHMS)
+      .env("HARNESS_EXPECT_ALGORITHM"),
+  )
+  .addOption(
+    new Option("--rate-outside-list <policy>", "booking/config endpoints limited differently: fail or report")
+      .choices(["unlimited", "finding"])
+      .default("unlimited")
+      .env("HARNESS_RATE_OUTSIDE_LIST"),
   )
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
@@ -227,6 +237,11 @@ program
         },
         sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
       }),
+      k6Settings: {
+        rateWindowSeconds: flags.rateWindow,
+        rateAlgorithm: flags.expectAlgorithm,
+        rateOutsideList: flags.rateOutsideList,
+      },
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {

@@ -13,6 +13,9 @@ export const K6_ENV = {
   summaryPath: "ATD_SUMMARY_PATH",
   sloFile: "ATD_SLO_FILE",
   trafficFile: "ATD_TRAFFIC_FILE",
+  rateWindowSeconds: "ATD_RATE_WINDOW_SECONDS",
+  rateAlgorithm: "ATD_RATE_ALGORITHM",
+  rateOutsideList: "ATD_RATE_OUTSIDE_LIST",
   /** "1" makes booking calls log the webhook events they must cause (EXPECTATION_MARKER); off keeps the hot path bare. */
   recordExpectations: "ATD_RECORD_EXPECTATIONS",
   /** The control API, for scenarios that drive the clock and the catalogue themselves (scenarios/webhooks.ts). */
@@ -44,4 +47,91 @@ export interface ExpectationRecord {
   key?: number;
   /** For booking_status_updated: the status the booking must have in the event. */
   status?: string;
+}
+
+/** A check may log what it observed, `<marker>{"check": name, "observed": text}`, once per check per VU. */
+export const CHECK_OBSERVED_MARKER = "atd-check-observed ";
+
+export interface CheckObservation {
+  check: string;
+  observed: string;
+}
+
+/**
+ * A finding is reported, not judged: behaviour the spec leaves open (e.g. the rate-limit algorithm).
+ * `<marker>{"rule": name, "finding": text}`.
+ */
+export const FINDING_MARKER = "atd-finding ";
+
+export interface Finding {
+  rule: string;
+  finding: string;
+}
+
+/**
+ * The alternatives scenario logs one `<marker>{AlternativesObservation}` per 422 it judged against ground truth; the
+ * harness computes precision, recall and qty exactness from them and sets aside discrepancies that a churn change
+ * (churn.jsonl) could explain, so data flows one way: scenario -> log -> harness.
+ */
+export const ALTERNATIVES_OBSERVATION_MARKER = "atd-alt ";
+
+export interface AlternativesObservation {
+  productTypeUuid: string;
+  /** The failed booking's date (and timeslot). */
+  date: string;
+  timeslot?: string;
+  /**
+   * "422": judged against ground truth; "confirmed-after-sell-out": the confirm of a sold-out slot did not answer 422
+   * (a fault unless churn reopened the slot meanwhile).
+   */
+  kind: "422" | "confirmed-after-sell-out";
+  /** Epoch ms before the scenario shaped the inventory, before the confirm, and after the ground truth came back. */
+  shapedAt: number;
+  confirmAt: number;
+  truthAt: number;
+  /** Whether the 422 of the key with the feature carried alternatives. */
+  carried?: boolean;
+  /** confirmed-after-sell-out: the statuses of the confirms with and without the feature. */
+  status?: number;
+  statusWithout?: number;
+  /** Slots ("date" or "date@HH:MM") the 422 suggested, and those the oracle expects from the ground truth. */
+  suggested: string[];
+  expected: string[];
+  /** Suggested slots the oracle also expects whose qty differs: [slot, suggested qty, true qty]. */
+  qtyMismatches: [string, number, number][];
+  /** Slots whose qty was compared (suggested and expected). */
+  qtyCompared: number;
+}
+
+/**
+ * The invariants scenario logs every operation it invokes as `<marker>{OperationRecord}` (Jepsen-style history); the
+ * harness checks the history after the run (lib/harness/invariants).
+ */
+export const OPERATION_MARKER = "atd-op ";
+
+export interface OperationRecord {
+  /** The flow the operation belongs to (names the invariant a failure counts against). */
+  flow: string;
+  /** create | confirm | cancel | read | list | capacity | truth */
+  op: string;
+  /** The booking (after create), or the slot key for capacity/truth. */
+  booking?: string;
+  slot: string;
+  qty?: number;
+  /** Index of the API key in ATD_API_KEYS. */
+  key: number;
+  invokedAt: number;
+  completedAt: number;
+  /** HTTP status; 0 = no answer (timeout): indeterminate. */
+  status: number;
+  code?: string;
+  /** Booking status and cancellation request status read or returned. */
+  bookingStatus?: string;
+  cancellation?: string | null;
+  /** capacity: the supply set; truth: {supply, held}; list: whether the booking was listed. */
+  value?: number;
+  held?: number;
+  listed?: boolean;
+  /** Operations invoked together (a race) share a group id. */
+  group?: string;
 }

@@ -66,6 +66,7 @@ export function renderVerdictTable(summary: RunSummary): string {
     for (const t of s.thresholds.filter((t) => t.verdict === "fail")) {
       lines.push(`  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}`);
     }
+    for (const f of s.findings) lines.push(`  NOTE  ${f.rule}: ${f.finding}`);
     const passedChecks = s.checks.filter((c) => c.verdict === "pass").length;
     const passedThresholds = s.thresholds.filter((t) => t.verdict === "pass").length;
     lines.push(

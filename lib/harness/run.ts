@@ -6,6 +6,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import type { K6_ENV } from "../contract/index.ts";
 import { profileNamed } from "../k6/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
 import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
@@ -16,6 +17,7 @@ import { renderVerdictTable, writeSummary, type RunSummary } from "./report.ts";
 import { exportMetrics } from "./reports/push-to-gateway.ts";
 import { dashboardFile, writeReports } from "./reports/write-reports.ts";
 import type { ExtensionStart, ExtensionVerdict, K6Outputs, RunContext, RunExtension } from "./run-extension.ts";
+import { partitionKeys, traitsOf } from "./scenario-traits.ts";
 import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
 import { UrlTarget } from "./targets/url-target.ts";
@@ -40,6 +42,8 @@ export interface RunRequest {
   pushgateway: string | undefined;
   /** Prometheus remote-write URL: every k6 process of the run streams its samples there, tagged testid=<run id>. */
   prometheusRw: string | undefined;
+  /** Settings for every k6 process beyond the common ones (e.g. the rate-limit window from --rate-window). */
+  k6Settings: Partial<Record<keyof typeof K6_ENV, string>>;
   /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
   extensions: RunExtension[];
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
@@ -204,8 +208,9 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       say: request.say,
     };
 
+    const keysByScenario = partitionKeys(request.scenarios, ctx.keys);
     let apiUrl = target.apiUrl;
-    let extraSettings: ExtensionStart["k6Settings"] = {};
+    let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings };
     for (const extension of request.extensions) {
       request.say(`▸ start ${extension.name}`);
       started.push(extension);
@@ -228,18 +233,21 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       stop.abort();
     });
     const k6StartedAt = Date.now();
-    const run: ScenarioRun = {
-      k6,
-      script: "",
-      runDir,
-      apiUrl,
-      keys: ctx.keys,
-      extraSettings,
-      boundSeconds: profileSeconds + K6_OVERHEAD_SECONDS,
-    };
+    const run: ScenarioRun = { k6, script: "", runDir, apiUrl, keys: [], extraSettings, boundSeconds: 0 };
     const results = await Promise.all(
       request.scenarios.map((scenario) =>
-        runScenario(request, scenario, { ...run, script: bundles.get(scenario) as string }, stop.signal, () => death),
+        runScenario(
+          request,
+          scenario,
+          {
+            ...run,
+            script: bundles.get(scenario) as string,
+            keys: keysByScenario.get(scenario) ?? [],
+            boundSeconds: (traitsOf(scenario).ownDurationSeconds ?? profileSeconds) + K6_OVERHEAD_SECONDS,
+          },
+          stop.signal,
+          () => death,
+        ),
       ),
     );
     request.signal.removeEventListener("abort", onAbort);

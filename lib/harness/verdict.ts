@@ -2,7 +2,15 @@
  * Turns what k6 left (its end-of-test summary and its JSON log) into the run's verdict: one entry per check and per
  * threshold, each with the observed value and, for failed checks, the problems the scenario reported.
  */
-import { CHECK_FAILURE_MARKER, isRecord, type CheckFailureDetail } from "../contract/index.ts";
+import {
+  CHECK_FAILURE_MARKER,
+  CHECK_OBSERVED_MARKER,
+  FINDING_MARKER,
+  isRecord,
+  type CheckFailureDetail,
+  type CheckObservation,
+  type Finding,
+} from "../contract/index.ts";
 
 export type Outcome = "pass" | "fail";
 
@@ -13,6 +21,8 @@ export interface CheckVerdict {
   fails: number;
   /** What was wrong, as the scenario described it (distinct problems, capped). */
   problems: string[];
+  /** What the check saw, when the scenario logged it. */
+  observed?: string;
 }
 
 export interface ThresholdVerdict {
@@ -30,6 +40,8 @@ export interface ScenarioVerdict {
   thresholds: ThresholdVerdict[];
   /** Reasons the scenario failed besides checks and thresholds (k6 crashed, target died, timeout...). */
   errors: string[];
+  /** Reported behaviour the spec leaves open; never fails the run. */
+  findings: Finding[];
   metrics: { requests: number; iterations: number; droppedIterations: number; throttles: number };
   /** Per endpoint tag: requests and latency, from the per-endpoint sub-metrics the SLO thresholds create. */
   endpoints: Record<string, EndpointFigures>;
@@ -61,24 +73,27 @@ function endpointFigures(metrics: Record<string, unknown>): Record<string, Endpo
 
 const MAX_PROBLEMS_PER_CHECK = 10;
 
-/** Reads the check-failure lines out of k6's JSON log (one JSON object per line). */
+/** The JSON payloads of the k6 log lines (one JSON object per line) whose message starts with the marker. */
+export function markedPayloads(log: string, marker: string): Record<string, unknown>[] {
+  const payloads: Record<string, unknown>[] = [];
+  for (const line of log.split("\n")) {
+    if (!line.includes(marker.trim())) continue;
+    try {
+      const entry = JSON.parse(line) as unknown;
+      if (!isRecord(entry) || typeof entry.msg !== "string" || !entry.msg.startsWith(marker)) continue;
+      const payload = JSON.parse(entry.msg.slice(marker.length)) as unknown;
+      if (isRecord(payload)) payloads.push(payload);
+    } catch {
+      // not a JSON log line, or a marker with a broken payload
+    }
+  }
+  return payloads;
+}
+
+/** Reads the check-failure lines out of k6's JSON log. */
 export function parseCheckFailures(log: string): Map<string, string[]> {
   const byCheck = new Map<string, string[]>();
-  for (const line of log.split("\n")) {
-    if (!line.includes(CHECK_FAILURE_MARKER.trim())) continue;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isRecord(entry) || typeof entry.msg !== "string" || !entry.msg.startsWith(CHECK_FAILURE_MARKER)) continue;
-    let detail: Partial<CheckFailureDetail>;
-    try {
-      detail = JSON.parse(entry.msg.slice(CHECK_FAILURE_MARKER.length)) as Partial<CheckFailureDetail>;
-    } catch {
-      continue;
-    }
+  for (const detail of markedPayloads(log, CHECK_FAILURE_MARKER) as Partial<CheckFailureDetail>[]) {
     if (typeof detail.check !== "string" || typeof detail.problem !== "string") continue;
     const problems = byCheck.get(detail.check) ?? [];
     if (!problems.includes(detail.problem) && problems.length < MAX_PROBLEMS_PER_CHECK) problems.push(detail.problem);
@@ -126,6 +141,27 @@ function counterValue(metrics: Record<string, unknown>, name: string): number {
   return isRecord(metric) && isRecord(metric.values) ? Number(metric.values.count) || 0 : 0;
 }
 
+function parseObservations(log: string): Map<string, string> {
+  const observed = new Map<string, string>();
+  for (const o of markedPayloads(log, CHECK_OBSERVED_MARKER) as Partial<CheckObservation>[]) {
+    if (typeof o.check === "string" && typeof o.observed === "string" && !observed.has(o.check)) {
+      observed.set(o.check, o.observed);
+    }
+  }
+  return observed;
+}
+
+export function parseFindings(log: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const f of markedPayloads(log, FINDING_MARKER) as Partial<Finding>[]) {
+    if (typeof f.rule !== "string" || typeof f.finding !== "string") continue;
+    if (!findings.some((known) => known.rule === f.rule && known.finding === f.finding)) {
+      findings.push({ rule: f.rule, finding: f.finding });
+    }
+  }
+  return findings;
+}
+
 export function scenarioVerdict(
   scenario: string,
   summary: unknown,
@@ -133,15 +169,20 @@ export function scenarioVerdict(
   errors: readonly string[],
 ): ScenarioVerdict {
   const problems = parseCheckFailures(log);
+  const observations = parseObservations(log);
   const metrics = isRecord(summary) && isRecord(summary.metrics) ? summary.metrics : {};
   const rawChecks: { name: string; passes: number; fails: number }[] = [];
   if (isRecord(summary)) collectChecks(summary.root_group, rawChecks);
 
-  const checks: CheckVerdict[] = rawChecks.map((c) => ({
-    ...c,
-    verdict: c.fails === 0 ? "pass" : "fail",
-    problems: problems.get(c.name) ?? [],
-  }));
+  const checks: CheckVerdict[] = rawChecks.map((c) => {
+    const observed = observations.get(c.name);
+    return {
+      ...c,
+      verdict: c.fails === 0 ? "pass" : "fail",
+      problems: problems.get(c.name) ?? [],
+      ...(observed === undefined ? {} : { observed }),
+    };
+  });
 
   const thresholds: ThresholdVerdict[] = [];
   for (const [metric, value] of Object.entries(metrics)) {
@@ -167,6 +208,7 @@ export function scenarioVerdict(
     checks,
     thresholds,
     errors: allErrors,
+    findings: parseFindings(log),
     metrics: {
       requests: counterValue(metrics, "http_reqs"),
       iterations: counterValue(metrics, "iterations"),

@@ -6,6 +6,8 @@
 import { check } from "k6";
 import {
   CHECK_FAILURE_MARKER,
+  CHECK_OBSERVED_MARKER,
+  FINDING_MARKER,
   ENDPOINTS,
   HEADERS,
   RESPONSE_SHAPES,
@@ -27,12 +29,27 @@ function report(name: string, problem: string): void {
   console.warn(`${CHECK_FAILURE_MARKER}${JSON.stringify({ check: name, problem })}`);
 }
 
-/** Records one check: `problem` undefined means it passed. Returns whether it passed. */
-export function expectThat(name: string, problem: string | undefined, tags?: Record<string, string>): boolean {
+const observedChecks = new Set<string>();
+
+/**
+ * Records one check: `problem` undefined means it passed. Returns whether it passed. `observed` (what the check
+ * saw, for the verdict) is logged once per check per VU: pass it from checks that run a handful of times, not from
+ * the load loop.
+ */
+export function expectThat(name: string, problem: string | undefined, observed?: string): boolean {
   const ok = problem === undefined;
-  check(null, { [name]: () => ok }, tags);
+  check(null, { [name]: () => ok });
   if (!ok) report(name, problem);
+  if (observed !== undefined && !observedChecks.has(name)) {
+    observedChecks.add(name);
+    console.warn(`${CHECK_OBSERVED_MARKER}${JSON.stringify({ check: name, observed })}`);
+  }
   return ok;
+}
+
+/** Reports a finding: behaviour the spec leaves open, shown in the verdict without failing the run. */
+export function reportFinding(rule: string, finding: string): void {
+  console.warn(`${FINDING_MARKER}${JSON.stringify({ rule, finding })}`);
 }
 
 function describeKeyDiff(where: string, value: object, shape: ResponseShape): string | undefined {

@@ -4,6 +4,8 @@
  * fails the run with a message that says what to change.
  */
 
+import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm } from "../contract/index.ts";
+
 export interface K6Config {
   /** Base URL of the partner API, without a trailing slash. ATD_BASE_URL. */
   baseUrl: string;
@@ -21,9 +23,48 @@ export interface K6Config {
   sloFile: string | undefined;
   /** A JSON file overriding the traffic model, read at init. ATD_TRAFFIC_FILE. */
   trafficFile: string | undefined;
+  /**
+   * The test-only control API (ATD_CONTROL_URL, ATD_CONTROL_TOKEN), passed by the harness when the target has one, for
+   * scenarios that sell slots out and read ground truth (scenarios/alternatives.ts, scenarios/invariants.ts).
+   */
+  control: { url: string; token: string } | undefined;
+  rateLimit: {
+    /** The rate-limit window in seconds when known from configuration; otherwise measured. ATD_RATE_WINDOW_SECONDS. */
+    windowSeconds: number | undefined;
+    /** The algorithm the deployment is expected to use; checked when set. ATD_RATE_ALGORITHM. */
+    algorithm: RateLimitAlgorithm | undefined;
+    /**
+     * Booking and config endpoints outside the shared allowance: "unlimited" (decisions.md: neither limited nor
+     * counted; a difference fails) or "finding" (a difference is reported only). ATD_RATE_OUTSIDE_LIST.
+     */
+    outsideList: "unlimited" | "finding";
+  };
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[]): T | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  if (!allowed.includes(value as T)) {
+    throw new ConfigError(
+      `Failed to configure the run: ${name}="${value}" is not one of ${allowed.join(", ")}. Please use one of them.`,
+    );
+  }
+  return value as T;
+}
+
+function positiveNumber(env: Env, name: string): number | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(
+      `Failed to configure the run: ${name}="${value}" is not a positive number. Please give seconds, e.g. 60.`,
+    );
+  }
+  return n;
+}
 
 const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
 
@@ -71,5 +112,14 @@ export function loadConfig(env: Env): K6Config {
     summaryPath: env.ATD_SUMMARY_PATH?.trim() || "k6-summary.json",
     sloFile: env.ATD_SLO_FILE?.trim() || undefined,
     trafficFile: env.ATD_TRAFFIC_FILE?.trim() || undefined,
+    control:
+      env.ATD_CONTROL_URL?.trim() && env.ATD_CONTROL_TOKEN?.trim()
+        ? { url: env.ATD_CONTROL_URL.trim().replace(/\/+$/, ""), token: env.ATD_CONTROL_TOKEN.trim() }
+        : undefined,
+    rateLimit: {
+      windowSeconds: positiveNumber(env, "ATD_RATE_WINDOW_SECONDS"),
+      algorithm: choice(env, "ATD_RATE_ALGORITHM", RATE_LIMIT_ALGORITHMS),
+      outsideList: choice(env, "ATD_RATE_OUTSIDE_LIST", ["unlimited", "finding"] as const) ?? "unlimited",
+    },
   };
 }

@@ -5,6 +5,21 @@ import type { StartedTarget } from "./started-target.ts";
 
 const REACH_TIMEOUT_MS = 10_000;
 
+/** The most telling part of a fetch failure: the system error code (ECONNREFUSED...) where there is one. */
+export function describeFetchError(error: unknown): string {
+  let current: unknown = error;
+  let deepest = error instanceof Error ? error.message : String(error);
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const e = current as { code?: unknown; errors?: unknown[]; cause?: unknown; name?: string; message?: string };
+    if (typeof e.code === "string") return e.code;
+    if (e.name === "TimeoutError") return "no answer in time";
+    if (typeof e.message === "string" && e.message) deepest = e.message;
+    if (Array.isArray(e.errors) && e.errors.length) current = e.errors[0];
+    else current = e.cause;
+  }
+  return deepest;
+}
+
 export class UrlTarget {
   readonly #baseUrl: string;
   #control: { url: string; token: string } | undefined;
@@ -32,7 +47,7 @@ export class UrlTarget {
       // Any HTTP answer (401 without a key included) proves the deployment is there.
       await fetch(new URL("/v2/config", parsed), { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+      const cause = describeFetchError(error);
       throw new HarnessError(
         `Failed to reach the target at ${this.#baseUrl}: ${cause}. Please check --base-url and that the service is up.`,
         EXIT.target,

@@ -1,0 +1,48 @@
+/**
+ * What the harness must know about a scenario beyond its bundle: keys it needs for itself, how long it may run
+ * whatever the profile says, and whether it needs the control API. One table, so these facts are not spread over
+ * the run code.
+ */
+import { EXIT, HarnessError } from "./exit-codes.ts";
+
+export interface ScenarioTraits {
+  /** API keys the scenario needs that no other scenario of the run may spend (taken from the end of the list). */
+  dedicatedKeys: number;
+  /** Upper bound on the scenario's run time when it does not follow the load profile (seconds). */
+  ownDurationSeconds?: number;
+  /** The scenario drives the test-only control API and cannot run against a deployment without one. */
+  needsControl: boolean;
+}
+
+const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false };
+
+export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> = {
+  // Exhausts and waits out allowances on purpose: its keys must be its own (scenarios/rate-limit.ts).
+  "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60 },
+};
+
+export function traitsOf(scenario: string): ScenarioTraits {
+  return { ...DEFAULT_TRAITS, ...SCENARIO_TRAITS[scenario] };
+}
+
+/**
+ * Splits the run's keys: each scenario with dedicated keys gets its own from the end of the list, the others share
+ * the rest. Refuses a split that leaves a scenario without keys.
+ */
+export function partitionKeys(scenarios: readonly string[], keys: readonly string[]): Map<string, string[]> {
+  const pool = [...keys];
+  const byScenario = new Map<string, string[]>();
+  for (const scenario of scenarios) {
+    const n = traitsOf(scenario).dedicatedKeys;
+    if (n === 0) continue;
+    if (pool.length < n + 1) {
+      throw new HarnessError(
+        `Failed to hand out API keys: ${scenario} needs ${n} keys of its own and the other scenarios at least one more, but the run has ${keys.length}. Please pass more keys (--keys).`,
+        EXIT.usage,
+      );
+    }
+    byScenario.set(scenario, pool.splice(pool.length - n, n));
+  }
+  for (const scenario of scenarios) if (!byScenario.has(scenario)) byScenario.set(scenario, pool);
+  return byScenario;
+}
