@@ -16,7 +16,8 @@ export interface RetryTolerance {
   slackMs: number;
 }
 
-export const DEFAULT_RETRY_TOLERANCE: RetryTolerance = { earlyShare: 0.8, lateShare: 2, slackMs: 1000 };
+// Early is judged tightly (a sender's timer only fires late); late loosely, since a busy host delays timers by seconds.
+export const DEFAULT_RETRY_TOLERANCE: RetryTolerance = { earlyShare: 0.8, lateShare: 2, slackMs: 2500 };
 
 /** When the retry after the `failedAttempt`-th attempt (1-based) is due, relative to that attempt's end. */
 export function retryWindow(
@@ -63,7 +64,7 @@ export interface RetryContext {
   tolerance?: RetryTolerance;
   /**
    * Deliveries this soon after a 410 are not held against the sender: they may have left before the 410 reached it
-   * (one endpoint gets several resources' messages at once). Default 250 ms.
+   * (one endpoint gets several resources' messages at once), or reached a busy sink before it stamped them. Default 1 s.
    */
   goneGraceMs?: number;
 }
@@ -97,7 +98,7 @@ export function checkRetries(groups: readonly (readonly Delivery[])[], ctx: Retr
     });
     for (const [i, attempt] of group.entries()) {
       const gone = goneAt.get(attempt.endpoint);
-      if (gone !== undefined && attempt.arrivedAt > gone + (ctx.goneGraceMs ?? 250)) {
+      if (gone !== undefined && attempt.arrivedAt > gone + (ctx.goneGraceMs ?? 1000)) {
         findings.afterGone.push(
           issue(
             attempt,
