@@ -17,7 +17,7 @@ import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 
 interface RunFlags {
-  target: "embedded" | "url";
+  target: "embedded" | "container" | "url";
   baseUrl?: string;
   controlUrl?: string;
   controlToken?: string;
@@ -37,6 +37,9 @@ interface RunFlags {
   webhookUrl?: string;
   webhookMisbehave?: number;
   webhookRefusals: RefusalMode[];
+  churn?: boolean;
+  churnConfig?: string;
+  churnRate?: number;
   pushgateway?: string;
   prometheusRw?: string;
 }
@@ -60,6 +63,17 @@ function refusals(value: string): RefusalMode[] {
     throw new InvalidArgumentError(`must be a comma-separated list of ${REFUSAL_MODES.join(", ")}.`);
   }
   return modes as RefusalMode[];
+}
+
+function nonNegativeNumber(value: string): number {
+  if (!/^\d*\.?\d+$/.test(value)) throw new InvalidArgumentError("must be a number >= 0, e.g. 2.");
+  return Number(value);
+}
+
+/** HARNESS_CHURN: 1/true/yes on, 0/false/no off, unset: the scenario's default. */
+function churnFromEnv(value: string | undefined): boolean | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return /^(1|true|yes|on)$/i.test(value.trim());
 }
 
 function integer(value: string): number {
@@ -108,7 +122,7 @@ program
   .argument("<scenario...>", "scenario names (harness list)")
   .addOption(
     new Option("--target <kind>", "what to test")
-      .choices(["embedded", "url"])
+      .choices(["embedded", "container", "url"])
       .default("embedded")
       .env("HARNESS_TARGET"),
   )
@@ -163,6 +177,23 @@ program
       .argParser(refusals)
       .default(["500", "429"], "500,429")
       .env("HARNESS_WEBHOOK_REFUSALS"),
+  )
+  .addOption(
+    new Option(
+      "--churn",
+      "churn inventory through the control API during the run (HARNESS_CHURN=1; default for alternatives)",
+    ),
+  )
+  .addOption(new Option("--no-churn", "no inventory churn, also for the alternatives scenario (HARNESS_CHURN=0)"))
+  .addOption(
+    new Option("--churn-config <file>", "JSON file with the churn rate, mix, hold times and dates").env(
+      "HARNESS_CHURN_CONFIG",
+    ),
+  )
+  .addOption(
+    new Option("--churn-rate <per-second>", "churn changes per second (overrides the config file)")
+      .argParser(nonNegativeNumber)
+      .env("HARNESS_CHURN_RATE"),
   )
   .addOption(
     new Option("--pushgateway <url>", "push the run's metrics (metrics.prom) to this Pushgateway, grouped by run id")
@@ -236,6 +267,11 @@ program
           refusals: flags.webhookRefusals,
         },
         sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
+        churn: {
+          enabled: flags.churn ?? churnFromEnv(process.env.HARNESS_CHURN),
+          configFile: flags.churnConfig ? path.resolve(flags.churnConfig) : undefined,
+          ratePerSecond: flags.churnRate,
+        },
       }),
       k6Settings: {
         rateWindowSeconds: flags.rateWindow,

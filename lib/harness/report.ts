@@ -26,6 +26,8 @@ export interface RunSummary {
   /** Why the run as a whole failed, apart from its scenarios' verdicts (target did not start, interrupted...). */
   errors: string[];
   scenarios: ScenarioVerdict[];
+  /** Scenarios asked for that did not run, and why (e.g. no control API on a url target). */
+  skipped?: { scenario: string; reason: string }[];
   /** The verdicts of what ran beside k6 (webhook sink, churn, chaos...). */
   extensions: ExtensionVerdict[];
 }
@@ -73,6 +75,7 @@ export function renderVerdictTable(summary: RunSummary): string {
       `  PASS  ${passedChecks} of ${s.checks.length} checks, ${passedThresholds} of ${s.thresholds.length} thresholds`,
     );
   }
+  for (const s of summary.skipped ?? []) lines.push(`SKIP  scenario ${s.scenario}: ${s.reason}`);
   for (const e of summary.extensions) {
     lines.push(`${MARK[e.verdict]}  ${e.name}`);
     for (const error of e.errors) lines.push(`  FAIL  ${error}`);

@@ -18,6 +18,7 @@ import { exportMetrics } from "./reports/push-to-gateway.ts";
 import { dashboardFile, writeReports } from "./reports/write-reports.ts";
 import type { ExtensionStart, ExtensionVerdict, K6Outputs, RunContext, RunExtension } from "./run-extension.ts";
 import { partitionKeys, traitsOf } from "./scenario-traits.ts";
+import { ContainerTarget } from "./targets/container-target.ts";
 import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
 import { UrlTarget } from "./targets/url-target.ts";
@@ -25,7 +26,7 @@ import { parseK6Errors, scenarioVerdict, type ScenarioVerdict } from "./verdict.
 
 export interface RunRequest {
   scenarios: string[];
-  target: "embedded" | "url";
+  target: "embedded" | "container" | "url";
   baseUrl: string | undefined;
   controlUrl: string | undefined;
   controlToken: string | undefined;
@@ -95,9 +96,10 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
     }
     return new UrlTarget(request.baseUrl).withControl(request.controlUrl, request.controlToken).start();
   }
-  const target = new EmbeddedTarget()
-    .withLogFile(path.join(runDir, "service.log"))
-    .withServiceArgs(request.serviceArgs);
+  const target =
+    request.target === "container"
+      ? new ContainerTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs)
+      : new EmbeddedTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs);
   if (request.seed !== undefined) target.withSeed(request.seed);
   return target.start();
 }
@@ -189,6 +191,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   let target: StartedTarget | undefined;
   let k6Path: string | undefined;
   const started: RunExtension[] = [];
+  const skipped: { scenario: string; reason: string }[] = [];
   try {
     request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
     const [bundles, k6] = await Promise.all([bundleScenarios(request.scenarios), resolveK6()]);
@@ -198,17 +201,30 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     target = await startTarget(request, runDir);
     const pid = target instanceof StartedEmbeddedTarget ? ` (pid ${String(target.pid)})` : "";
     request.say(`  target ${target.kind} at ${target.apiUrl}${pid}`);
+    const control = target.control;
+    const scenarios = request.scenarios.filter((s) => control !== undefined || !traitsOf(s).needsControl);
+    for (const scenario of request.scenarios.filter((s) => !scenarios.includes(s))) {
+      const reason = "needs the control API, which this target does not offer (pass --control-url and --control-token)";
+      skipped.push({ scenario, reason });
+      request.say(`  SKIP scenario ${scenario}: ${reason}`);
+    }
+    if (scenarios.length === 0) {
+      throw new HarnessError(
+        "Failed to run: every scenario asked for needs the control API, which the target does not offer. Please pass --control-url and --control-token, or choose other scenarios.",
+        EXIT.usage,
+      );
+    }
     const ctx: RunContext = {
       runId,
       runDir,
       target,
       keys: await apiKeysFor(request, target),
-      scenarios: request.scenarios,
+      scenarios,
       seed: request.seed ?? 1,
       say: request.say,
     };
 
-    const keysByScenario = partitionKeys(request.scenarios, ctx.keys);
+    const keysByScenario = partitionKeys(scenarios, ctx.keys);
     let apiUrl = target.apiUrl;
     let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings };
     for (const extension of request.extensions) {
@@ -220,7 +236,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     }
 
     request.say(
-      `▸ run: ${request.scenarios.join(", ")} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`,
+      `▸ run: ${scenarios.join(", ")} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`,
     );
     const stop = new AbortController();
     const onAbort = () => {
@@ -235,7 +251,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     const k6StartedAt = Date.now();
     const run: ScenarioRun = { k6, script: "", runDir, apiUrl, keys: [], extraSettings, boundSeconds: 0 };
     const results = await Promise.all(
-      request.scenarios.map((scenario) =>
+      scenarios.map((scenario) =>
         runScenario(
           request,
           scenario,
@@ -297,6 +313,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     exitCode,
     errors,
     scenarios: scenarioVerdicts,
+    skipped,
     extensions: extensionVerdicts,
   };
   request.say("▸ report");

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { runHarnessProcess } from "./harness-process.ts";
@@ -71,3 +72,44 @@ describe("harness command", () => {
     expect(result.summary?.errors[0]).toMatch(/Failed to reach the target/);
   });
 });
+
+describe("harness command interrupted", () => {
+  it("should stop k6 and the service on SIGINT, still write the summary, and leave no process behind", async () => {
+    let servicePid: number | undefined;
+    let harness: { kill: (signal: NodeJS.Signals) => void } | undefined;
+    const started = Date.now();
+    const result = await runHarnessProcess(["run", "partner-mix", "--duration", "60s"], {
+      onStart: (child) => {
+        harness = child;
+      },
+      onLine: (line) => {
+        const pid = /\(pid (\d+)\)/.exec(line)?.[1];
+        if (pid) servicePid = Number(pid);
+        // Once k6 is running, press Ctrl-C.
+        if (line.startsWith("▸ run:")) setTimeout(() => harness?.kill("SIGINT"), 4_000);
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(50_000);
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.summary?.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");
+    expect(result.summary?.scenarios[0]?.metrics.requests).toBeGreaterThan(0);
+    expect(servicePid).toBeDefined();
+    expect(isAlive(servicePid ?? 0)).toBe(false);
+    expect(k6ProcessesFor(result.runDir ?? "")).toEqual([]);
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** k6 processes still running that write into the run directory. */
+function k6ProcessesFor(runDir: string): string[] {
+  const out = spawnSync("pgrep", ["-af", "k6 run"], { encoding: "utf8" }).stdout;
+  return out.split("\n").filter((line) => runDir.length > 0 && line.includes(runDir));
+}

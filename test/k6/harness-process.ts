@@ -1,5 +1,5 @@
 /** Runs the `harness` command as a child process, the way a person or CI does, and reads its run directory. */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,6 +16,8 @@ export interface HarnessProcessResult {
 export interface HarnessProcessOptions {
   /** Called with each line of output as it comes (e.g. to kill the service once it is up). */
   onLine?: (line: string) => void;
+  /** Called with the harness process once it is spawned (e.g. to send it a signal). */
+  onStart?: (child: ChildProcess) => void;
   timeoutMs?: number;
 }
 
@@ -29,6 +31,7 @@ export function runHarnessProcess(
     env: { ...process.env, CI: "true" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  options.onStart?.(child);
   let output = "";
   let pending = "";
   const onData = (chunk: Buffer) => {

@@ -1,0 +1,33 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RunSummary } from "../../lib/harness/report.ts";
+import { REPO_ROOT } from "../../lib/harness/paths.ts";
+import { SERVICE_CONTAINER_LABEL } from "../../lib/harness/service-container.ts";
+
+function serviceContainers(): string[] {
+  return execFileSync("docker", ["ps", "-aq", "--filter", `label=${SERVICE_CONTAINER_LABEL}`], { encoding: "utf8" })
+    .split("\n")
+    .filter((id) => id.trim().length > 0);
+}
+
+describe("harness run --target container", () => {
+  it("should run the smoke scenario against the service image, keep its logs and remove the container", () => {
+    const before = serviceContainers();
+    const out = mkdtempSync(path.join(tmpdir(), "atd-container-run-"));
+    const result = spawnSync(
+      process.execPath,
+      ["scripts/harness.js", "run", "smoke", "--target", "container", "--duration", "4s", "--out", out],
+      { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, CI: "true" }, timeout: 600_000 },
+    );
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const runDir = path.join(out, readdirSync(out)[0] ?? "");
+    const summary = JSON.parse(readFileSync(path.join(runDir, "summary.json"), "utf8")) as RunSummary;
+    expect(summary.run.target.kind).toBe("container");
+    expect(summary.verdict).toBe("pass");
+    expect(readFileSync(path.join(runDir, "service.log"), "utf8")).toMatch(/"event":"listening"/);
+    expect(serviceContainers()).toEqual(before);
+  });
+});
