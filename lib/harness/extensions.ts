@@ -5,6 +5,8 @@
 import type { RunExtension } from "./run-extension.ts";
 import type { RefusalMode } from "./webhooks/misbehaviour.ts";
 import { WebhookSinkExtension } from "./webhooks/extension.ts";
+import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./churn/alternatives-extension.ts";
+import { ChurnExtension } from "./churn/extension.ts";
 
 export interface WebhookChoice {
   /** --webhooks: the sink for any run (always on for the webhooks scenario). */
@@ -24,6 +26,16 @@ export interface ExtensionChoice {
   webhooks?: WebhookChoice;
   /** The run's --slo file: extensions judge against the same SLO table as k6. */
   sloFile?: string;
+  churn?: ChurnChoice;
+}
+
+export interface ChurnChoice {
+  /** --churn / --no-churn (HARNESS_CHURN); undefined: on for the alternatives scenario only. */
+  enabled: boolean | undefined;
+  /** --churn-config: JSON file with any subset of DEFAULT_CHURN (lib/harness/churn/config.ts). */
+  configFile: string | undefined;
+  /** --churn-rate: changes per second. */
+  ratePerSecond: number | undefined;
 }
 
 /** The scenario that triggers every webhook kind and measures retries. */
@@ -42,6 +54,14 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
         expectAllKinds: webhookScenario,
         sloFile: choice.sloFile,
       }),
+    );
+  }
+  const alternativesScenario = choice.scenarios.includes(ALTERNATIVES_SCENARIO);
+  if (alternativesScenario) extensions.push(new AlternativesJudgeExtension(choice.sloFile));
+  // Last, so it finishes first: the churn log is complete before anything reads it.
+  if (choice.churn?.enabled ?? alternativesScenario) {
+    extensions.push(
+      new ChurnExtension({ configFile: choice.churn?.configFile, ratePerSecond: choice.churn?.ratePerSecond }),
     );
   }
   return extensions;

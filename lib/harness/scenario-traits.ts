@@ -19,6 +19,9 @@ const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false }
 export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> = {
   // Exhausts and waits out allowances on purpose: its keys must be its own (scenarios/rate-limit.ts).
   "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60 },
+  // Sell slots out and read ground truth (alternatives), move the clock and read holds (invariants).
+  alternatives: { needsControl: true },
+  invariants: { needsControl: true },
 };
 
 export function traitsOf(scenario: string): ScenarioTraits {

@@ -27,6 +27,17 @@ export interface SloTable {
     /** Deliveries of a webhook-id the sink had already answered with 2xx. */
     duplicates: number;
   };
+  /** Alternatives on 422 (spec 7.2), judged by the harness from the alternatives scenario's observations. */
+  alternatives: {
+    /** Suggested slots the oracle also expects from ground truth, over all suggested (churn-explained ones aside). */
+    precision: number;
+    /** Expected slots that were suggested, over all expected. */
+    recall: number;
+    /** Compared qty values equal to the true value (rule 8). */
+    qtyExactness: number;
+    /** 422s of keys with the feature that carried alternatives. */
+    carriedShare: number;
+  };
 }
 
 export const DEFAULT_SLO: SloTable = {
@@ -43,6 +54,8 @@ export const DEFAULT_SLO: SloTable = {
     },
   },
   webhooks: { latency: { p95: 2000, p99: 5000 }, lost: 0, duplicates: 0 },
+  // The oracle is exact: with churn discrepancies set aside, anything below 1 is a wrong suggestion.
+  alternatives: { precision: 1, recall: 1, qtyExactness: 1, carriedShare: 1 },
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

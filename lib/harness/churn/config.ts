@@ -1,0 +1,88 @@
+/**
+ * How much churn and of which kind: a small JSON file (--churn-config / HARNESS_CHURN_CONFIG) holding any subset of
+ * DEFAULT_CHURN, and --churn-rate for the most common change. Validated once, with messages that say what to change.
+ */
+import { readFile } from "node:fs/promises";
+
+export const CHURN_KINDS = [
+  "capacity-cut",
+  "sell-out-date",
+  "sell-out-timeslot",
+  "caps",
+  "unavailable",
+  "content",
+] as const;
+export type ChurnKind = (typeof CHURN_KINDS)[number];
+
+export interface ChurnConfig {
+  /** Changes started per second (each is undone after its hold time, except content updates). */
+  ratePerSecond: number;
+  /** Relative weight of each kind; 0 leaves a kind out. */
+  mix: Record<ChurnKind, number>;
+  /** A change is undone after a hold drawn from [min, max] seconds. */
+  holdSeconds: { min: number; max: number };
+  /** Dates churned, in days after today: where the alternatives scenario's first blocks lie. */
+  days: { from: number; to: number };
+}
+
+export const DEFAULT_CHURN: ChurnConfig = {
+  ratePerSecond: 2,
+  // Seat changes dominate real supplier churn; withdrawals are rare and short.
+  mix: { "capacity-cut": 3, "sell-out-date": 2, "sell-out-timeslot": 2, caps: 2, unavailable: 1, content: 1 },
+  holdSeconds: { min: 1, max: 4 },
+  days: { from: 20, to: 70 },
+};
+
+function fail(what: string): never {
+  throw new Error(
+    `Failed to read the churn configuration: ${what}. Please follow DEFAULT_CHURN in lib/harness/churn/config.ts.`,
+  );
+}
+
+function nonNegative(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) fail(`${name} must be a number >= 0`);
+  return value;
+}
+
+/** Merges an override (parsed JSON) into the defaults, refusing unknown keys and bad values. */
+export function parseChurnConfig(override: unknown, base: ChurnConfig = DEFAULT_CHURN): ChurnConfig {
+  if (override === undefined) return base;
+  if (typeof override !== "object" || override === null || Array.isArray(override))
+    fail("the file is not a JSON object");
+  const o = override as Record<string, unknown>;
+  for (const key of Object.keys(o)) if (!(key in base)) fail(`unknown key ${key}`);
+  const mix = { ...base.mix };
+  if (o.mix !== undefined) {
+    if (typeof o.mix !== "object" || o.mix === null) fail("mix must be an object of weights");
+    for (const [kind, weight] of Object.entries(o.mix)) {
+      if (!(CHURN_KINDS as readonly string[]).includes(kind))
+        fail(`mix.${kind} is not one of ${CHURN_KINDS.join(", ")}`);
+      mix[kind as ChurnKind] = nonNegative(weight, `mix.${kind}`);
+    }
+  }
+  const hold = (o.holdSeconds ?? base.holdSeconds) as Record<string, unknown>;
+  const days = (o.days ?? base.days) as Record<string, unknown>;
+  const config: ChurnConfig = {
+    ratePerSecond: o.ratePerSecond === undefined ? base.ratePerSecond : nonNegative(o.ratePerSecond, "ratePerSecond"),
+    mix,
+    holdSeconds: { min: nonNegative(hold.min, "holdSeconds.min"), max: nonNegative(hold.max, "holdSeconds.max") },
+    days: { from: nonNegative(days.from, "days.from"), to: nonNegative(days.to, "days.to") },
+  };
+  if (config.holdSeconds.max < config.holdSeconds.min) fail("holdSeconds.max is below holdSeconds.min");
+  if (config.days.to < config.days.from) fail("days.to is below days.from");
+  if (Object.values(config.mix).every((w) => w === 0) && config.ratePerSecond > 0) fail("every mix weight is 0");
+  return config;
+}
+
+export async function readChurnConfig(file: string | undefined, rate: number | undefined): Promise<ChurnConfig> {
+  let parsed: unknown;
+  if (file !== undefined) {
+    try {
+      parsed = JSON.parse(await readFile(file, "utf8")) as unknown;
+    } catch (error) {
+      fail(`${file} is not readable JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  const config = parseChurnConfig(parsed);
+  return rate === undefined ? config : { ...config, ratePerSecond: rate };
+}

@@ -1,0 +1,294 @@
+/**
+ * The churn driver as a run extension: from k6's start to its end it applies the seeded schedule (schedule.ts) to
+ * the hot set through the control API, undoes each change after its hold time, and logs every change with its
+ * times to <run dir>/churn.jsonl. At the end it undoes whatever is still pending, so the target is left as found.
+ *
+ * Black-box mode: a target without a control API cannot be churned from the supplier's side; there churn would come
+ * from competing bookings through the public API by a separate key, selling slots out. That mode is selected and
+ * reported as such; it makes no changes in this version (the verdict says so).
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { isRecord, todayUtc } from "../../contract/index.ts";
+import { hotSet, parseControlProductTypes, type ControlProductType } from "../../k6/alternatives/hot-set.ts";
+import type { ControlClient } from "../control-client.ts";
+import { EXIT, HarnessError } from "../exit-codes.ts";
+import {
+  extensionVerdict,
+  type ExtensionStart,
+  type ExtensionVerdict,
+  type RunContext,
+  type RunExtension,
+} from "../run-extension.ts";
+import { CHURN_KINDS, DEFAULT_CHURN, readChurnConfig, type ChurnConfig, type ChurnKind } from "./config.ts";
+import { CHURN_LOG, type ChurnLogEntry } from "./log.ts";
+import { churnSchedule, type ChurnChange } from "./schedule.ts";
+
+/** Longest a driver runs (the run's own bounds stop it much earlier). */
+const MAX_DRIVER_MS = 4 * 3600 * 1000;
+
+export type ChurnMode = "control" | "black-box";
+
+export interface ChurnOptions {
+  /** --churn-config: a JSON file with any subset of DEFAULT_CHURN. */
+  configFile: string | undefined;
+  /** --churn-rate: changes per second, overriding the file. */
+  ratePerSecond: number | undefined;
+}
+
+interface SlotState {
+  timeslot?: string;
+  supply: number;
+  caps: Record<string, number> | null;
+}
+
+interface Pending {
+  change: ChurnChange;
+  /** What to put back: slots for seat and cap changes, nothing for availability. */
+  slots: SlotState[];
+}
+
+export async function discoverTargets(
+  control: ControlClient,
+): Promise<{ targets: ControlProductType[]; today: string }> {
+  const list = await control.request<{ data: unknown }>("GET", "/__control/product-types?limit=1000");
+  const clock = await control.request<{ data: unknown }>("GET", "/__control/clock").catch(() => ({ data: undefined }));
+  const nowMs = isRecord(clock.data) && typeof clock.data.nowMs === "number" ? clock.data.nowMs : Date.now();
+  return { targets: hotSet(parseControlProductTypes(list.data)), today: todayUtc(nowMs) };
+}
+
+export class ChurnExtension implements RunExtension {
+  readonly name = "churn";
+  readonly #options: ChurnOptions;
+  #config: ChurnConfig = DEFAULT_CHURN;
+  #mode: ChurnMode = "control";
+  #control: ControlClient | undefined;
+  #log: WriteStream | undefined;
+  #stopping = new AbortController();
+  #loop: Promise<void> | undefined;
+  #pending: Pending[] = [];
+  #seed = 1;
+  #targets = 0;
+  readonly #applied = new Map<ChurnKind, number>();
+  #restored = 0;
+  #refused: string[] = [];
+  #refusedCount = 0;
+
+  constructor(options: ChurnOptions) {
+    this.#options = options;
+  }
+
+  async start(ctx: RunContext): Promise<ExtensionStart> {
+    try {
+      this.#config = await readChurnConfig(this.#options.configFile, this.#options.ratePerSecond);
+    } catch (error) {
+      throw new HarnessError(error instanceof Error ? error.message : String(error), EXIT.usage);
+    }
+    this.#seed = ctx.seed;
+    const control = ctx.target.control;
+    if (!control) {
+      this.#mode = "black-box";
+      ctx.say("  churn: black-box mode (the target has no control API): no supplier-side changes");
+      return {};
+    }
+    this.#control = control;
+    const { targets, today } = await discoverTargets(control);
+    this.#targets = targets.length;
+    const schedule = churnSchedule(ctx.seed, this.#config, targets, today, { untilMs: MAX_DRIVER_MS });
+    this.#log = createWriteStream(path.join(ctx.runDir, CHURN_LOG), { flags: "a" });
+    ctx.say(
+      `  churn: ${this.#config.ratePerSecond}/s over ${targets.length} product types (seed ${ctx.seed}), log ${CHURN_LOG}`,
+    );
+    this.#loop = this.#run(schedule);
+    return { k6Settings: { controlUrl: control.url, controlToken: control.token } };
+  }
+
+  async #run(schedule: readonly ChurnChange[]): Promise<void> {
+    const t0 = Date.now();
+    const signal = this.#stopping.signal;
+    // A function, not the property: the awaits below let stop() abort in between.
+    const stopped = () => signal.aborted;
+    for (const change of schedule) {
+      while (!stopped()) {
+        const nextRestore = this.#pending.reduce((min, p) => Math.min(min, p.change.restoreAtMs ?? Infinity), Infinity);
+        const due = Math.min(nextRestore, change.atMs);
+        const wait = t0 + due - Date.now();
+        if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+        if (stopped()) return;
+        if (nextRestore <= change.atMs) await this.#restoreDue(Date.now() - t0);
+        else break;
+      }
+      if (stopped()) return;
+      await this.#apply(change);
+    }
+  }
+
+  async #restoreDue(elapsedMs: number): Promise<void> {
+    const due = this.#pending.filter((p) => (p.change.restoreAtMs ?? Infinity) <= elapsedMs);
+    this.#pending = this.#pending.filter((p) => !due.includes(p));
+    for (const p of due) await this.#restore(p);
+  }
+
+  async #send(method: string, url: string, body: unknown): Promise<number> {
+    try {
+      await (this.#control as ControlClient).request(method, url, body);
+      return 200;
+    } catch (error) {
+      const status = /answered (\d+)/.exec(error instanceof Error ? error.message : "")?.[1];
+      return status ? Number(status) : 0;
+    }
+  }
+
+  #write(entry: ChurnLogEntry): void {
+    this.#log?.write(`${JSON.stringify(entry)}\n`);
+    if (entry.status !== 200) {
+      this.#refusedCount++;
+      if (this.#refused.length < 10)
+        this.#refused.push(`${entry.phase} ${entry.kind} on ${entry.productTypeUuid} answered ${entry.status}`);
+    }
+  }
+
+  async #slots(change: ChurnChange): Promise<SlotState[]> {
+    const { date } = change;
+    if (date === undefined) return [];
+    const truth = await (this.#control as ControlClient).request<{ data: unknown }>(
+      "GET",
+      `/__control/inventory/${change.productTypeUuid}?date_start=${date}&date_end=${date}`,
+    );
+    const day = isRecord(truth.data) && Array.isArray(truth.data.days) ? (truth.data.days[0] as unknown) : undefined;
+    if (!isRecord(day)) return [];
+    const caps = (v: unknown) => (isRecord(v) ? (v as Record<string, number>) : null);
+    if (Array.isArray(day.timeslots)) {
+      return day.timeslots
+        .filter(isRecord)
+        .filter((t) => change.kind === "sell-out-date" || t.timeslot === change.timeslot)
+        .map((t) => ({ timeslot: String(t.timeslot), supply: Number(t.supply) || 0, caps: caps(t.caps) }));
+    }
+    return [{ supply: Number(day.supply) || 0, caps: caps(day.caps) }];
+  }
+
+  async #apply(change: ChurnChange): Promise<void> {
+    const at = Date.now();
+    const base = { seq: change.seq, kind: change.kind, productTypeUuid: change.productTypeUuid };
+    const where = {
+      ...(change.date ? { date: change.date } : {}),
+      ...(change.timeslot ? { timeslot: change.timeslot } : {}),
+    };
+    let status = 200;
+    let set: unknown;
+    let slots: SlotState[] = [];
+    const pt = `/__control/product-types/${change.productTypeUuid}`;
+    if (change.kind === "unavailable") {
+      set = { available: false };
+      status = await this.#send("PUT", pt, set);
+    } else if (change.kind === "content") {
+      set = { description: `Churned content #${change.seq} of seed ${this.#seed}.` };
+      status = await this.#send("PUT", pt, set);
+    } else {
+      slots = await this.#slots(change).catch(() => []);
+      const url = `/__control/inventory/${change.productTypeUuid}/${change.date ?? ""}`;
+      const bodies = slots.map((s) => {
+        const ts = s.timeslot === undefined ? {} : { timeslot: s.timeslot };
+        if (change.kind === "capacity-cut")
+          return { ...ts, remaining: Math.floor(s.supply * (change.keepShare ?? 0.5)) };
+        if (change.kind === "caps") {
+          const cap = change.cap ?? 1;
+          return { ...ts, caps: { adults: cap, children: cap, seniors: cap } };
+        }
+        return { ...ts, remaining: 0 };
+      });
+      set = bodies;
+      if (bodies.length === 0) status = 0;
+      for (const body of bodies) status = Math.max(status, await this.#send("PUT", url, body));
+    }
+    this.#write({ ...base, phase: "apply", ...where, at, doneAt: Date.now(), status, set });
+    this.#applied.set(change.kind, (this.#applied.get(change.kind) ?? 0) + 1);
+    if (change.restoreAtMs !== undefined) this.#pending.push({ change, slots });
+  }
+
+  async #restore(p: Pending): Promise<void> {
+    const { change } = p;
+    const at = Date.now();
+    let status = 200;
+    let set: unknown;
+    if (change.kind === "unavailable") {
+      set = { available: true };
+      status = await this.#send("PUT", `/__control/product-types/${change.productTypeUuid}`, set);
+    } else {
+      const url = `/__control/inventory/${change.productTypeUuid}/${change.date ?? ""}`;
+      const bodies = p.slots.map((s) => ({
+        ...(s.timeslot === undefined ? {} : { timeslot: s.timeslot }),
+        ...(change.kind === "caps" ? { caps: s.caps } : { remaining: s.supply }),
+      }));
+      set = bodies;
+      for (const body of bodies) status = Math.max(status, await this.#send("PUT", url, body));
+    }
+    this.#restored++;
+    this.#write({
+      seq: change.seq,
+      phase: "restore",
+      kind: change.kind,
+      productTypeUuid: change.productTypeUuid,
+      ...(change.date ? { date: change.date } : {}),
+      ...(change.timeslot ? { timeslot: change.timeslot } : {}),
+      at,
+      doneAt: Date.now(),
+      status,
+      set,
+    });
+  }
+
+  async #halt(): Promise<void> {
+    this.#stopping.abort();
+    await this.#loop;
+    this.#loop = undefined;
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const p of pending) await this.#restore(p);
+    await new Promise<void>((resolve) => {
+      if (this.#log) this.#log.end(resolve);
+      else resolve();
+    });
+    this.#log = undefined;
+  }
+
+  async finish(): Promise<ExtensionVerdict> {
+    await this.#halt();
+    const applied = Object.fromEntries(CHURN_KINDS.map((k) => [k, this.#applied.get(k) ?? 0]));
+    const total = Object.values(applied).reduce((a, b) => a + b, 0);
+    if (this.#mode === "black-box") {
+      return extensionVerdict(this.name, {
+        figures: { mode: this.#mode, changes: 0 },
+        findings: [
+          "churn: black-box mode, the target has no control API. Churn would come from competing bookings through the public API by a separate key; this version makes no changes, so nothing was churned.",
+        ],
+      });
+    }
+    return extensionVerdict(this.name, {
+      checks: [
+        {
+          name: "churn: the control API accepted every change",
+          verdict: this.#refusedCount === 0 ? "pass" : "fail",
+          passes: total + this.#restored - this.#refusedCount,
+          fails: this.#refusedCount,
+          problems: this.#refused,
+        },
+      ],
+      figures: {
+        mode: this.#mode,
+        seed: this.#seed,
+        ratePerSecond: this.#config.ratePerSecond,
+        productTypes: this.#targets,
+        changes: total,
+        byKind: applied,
+        restored: this.#restored,
+        log: CHURN_LOG,
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#loop !== undefined || this.#log !== undefined) await this.#halt().catch(() => undefined);
+  }
+}
