@@ -154,10 +154,15 @@ export class BookingService {
 
   async confirm(b: Booking): Promise<Booking> {
     const state = this.#state;
-    if (b.status !== "reserved" || b.cancellationRequestStatus !== null) {
+    const pendingCancellationAllowed = state.defects.on("booking-confirm-after-cancel");
+    if (b.status !== "reserved" || (b.cancellationRequestStatus !== null && !pendingCancellationAllowed)) {
       throw new HttpError(409, ERROR_CODES.invalidAction, `A ${b.status} booking cannot be confirmed.`);
     }
+    const readCancellation = b.cancellationRequestStatus;
+    const lostUpdate = state.defects.on("booking-cancel-lost-update");
     if (state.defects.on("booking-double-confirm")) await new Promise((resolve) => setImmediate(resolve));
+    // The read-modify-write spans a slow store write, wide enough for a concurrent cancel to land in it.
+    if (lostUpdate) await new Promise((resolve) => setTimeout(resolve, 20));
     if (!this.confirmable(b)) throw this.#confirmFailure(b);
     if (state.defects.on("booking-oversell-race")) await new Promise((resolve) => setImmediate(resolve));
     const slot = this.slotOf(b);
@@ -166,6 +171,7 @@ export class BookingService {
     if (b.holding) slot.held -= q;
     b.holding = false;
     b.locked = true;
+    if (lostUpdate) b.cancellationRequestStatus = readCancellation;
     if (b.pt.instantConfirmation) {
       this.#setStatus(b, "approved");
       this.#issueVouchers(b);

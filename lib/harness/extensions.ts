@@ -7,6 +7,7 @@ import type { RefusalMode } from "./webhooks/misbehaviour.ts";
 import { WebhookSinkExtension } from "./webhooks/extension.ts";
 import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./churn/alternatives-extension.ts";
 import { ChurnExtension } from "./churn/extension.ts";
+import { INVARIANTS_SCENARIO, InvariantsExtension } from "./invariants/extension.ts";
 
 export interface WebhookChoice {
   /** --webhooks: the sink for any run (always on for the webhooks scenario). */
@@ -58,6 +59,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   }
   const alternativesScenario = choice.scenarios.includes(ALTERNATIVES_SCENARIO);
   if (alternativesScenario) extensions.push(new AlternativesJudgeExtension(choice.sloFile));
+  if (choice.scenarios.includes(INVARIANTS_SCENARIO)) extensions.push(new InvariantsExtension());
   // Last, so it finishes first: the churn log is complete before anything reads it.
   if (choice.churn?.enabled ?? alternativesScenario) {
     extensions.push(

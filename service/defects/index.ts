@@ -6,8 +6,11 @@ import alternativesQtyUnderstated from "./alternatives-qty-understated.ts";
 import alternativesSoldOutSlot from "./alternatives-sold-out-slot.ts";
 import alternativesTimeslotKeyNonTimeslotted from "./alternatives-timeslot-key-non-timeslotted.ts";
 import alternativesWithoutOptIn from "./alternatives-without-opt-in.ts";
+import bookingCancelLostUpdate from "./booking-cancel-lost-update.ts";
+import bookingConfirmAfterCancel from "./booking-confirm-after-cancel.ts";
 import bookingDoubleConfirm from "./booking-double-confirm.ts";
 import bookingExpiryKeepsCapacity from "./booking-expiry-keeps-capacity.ts";
+import bookingListDropsNewest from "./booking-list-drops-newest.ts";
 import bookingOversellRace from "./booking-oversell-race.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
@@ -40,8 +43,11 @@ export const DEFECTS = [
   alternativesSoldOutSlot,
   alternativesTimeslotKeyNonTimeslotted,
   alternativesWithoutOptIn,
+  bookingCancelLostUpdate,
+  bookingConfirmAfterCancel,
   bookingDoubleConfirm,
   bookingExpiryKeepsCapacity,
+  bookingListDropsNewest,
   bookingOversellRace,
   rateLimitCounterRace,
   rateLimitCountsBookings,

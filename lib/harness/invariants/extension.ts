@@ -1,0 +1,143 @@
+/**
+ * The invariants checker as a run extension: hands the scenario the control API, and after k6 reads the scenario's
+ * history from its log and checks it (history.ts). Expiry needs five days to pass, which would break every other
+ * scenario's reservations mid-run, so it is checked here, after k6: the reservations the scenario left alone are
+ * read, the clock is moved 5 days and an hour, and each must be `expired` with its seats no longer held.
+ */
+import {
+  HEADERS,
+  OPERATION_MARKER,
+  RESERVED_BOOKING_LIFETIME_SECONDS,
+  isRecord,
+  type OperationRecord,
+} from "../../contract/index.ts";
+import type { ControlClient } from "../control-client.ts";
+import { EXIT, HarnessError } from "../exit-codes.ts";
+import {
+  extensionVerdict,
+  type ExtensionStart,
+  type ExtensionVerdict,
+  type K6Outputs,
+  type RunContext,
+  type RunExtension,
+} from "../run-extension.ts";
+import { partitionKeys } from "../scenario-traits.ts";
+import type { CheckVerdict } from "../verdict.ts";
+import { markedPayloads } from "../verdict.ts";
+import { INVARIANT_CHECKS, checkHistory, fail, type InvariantName, type InventoryTallies } from "./history.ts";
+
+export const INVARIANTS_SCENARIO = "invariants";
+/** Past the 5-day lifetime by an hour, so a service that rounds its timer still expires. */
+const CLOCK_STEP_SECONDS = RESERVED_BOOKING_LIFETIME_SECONDS + 3600;
+
+export function parseOperations(log: string): OperationRecord[] {
+  return markedPayloads(log, OPERATION_MARKER).filter(
+    (o) => typeof o.op === "string" && typeof o.slot === "string" && typeof o.invokedAt === "number",
+  ) as unknown as OperationRecord[];
+}
+
+async function heldOf(control: ControlClient, slot: string): Promise<number | undefined> {
+  const [pt, date] = slot.split("/");
+  const res = await control.request<{ data: unknown }>(
+    "GET",
+    `/__control/inventory/${pt ?? ""}?date_start=${date ?? ""}&date_end=${date ?? ""}`,
+  );
+  const day = isRecord(res.data) && Array.isArray(res.data.days) ? (res.data.days[0] as unknown) : undefined;
+  return isRecord(day) && typeof day.held === "number" ? day.held : undefined;
+}
+
+async function bookingStatus(apiUrl: string, apiKey: string, uuid: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/v2/bookings/${uuid}`, {
+    headers: { [HEADERS.auth]: apiKey },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body: unknown = await res.json().catch(() => undefined);
+  return isRecord(body) && isRecord(body.data) ? String(body.data.status) : `HTTP ${res.status}`;
+}
+
+export class InvariantsExtension implements RunExtension {
+  readonly name = "invariants";
+
+  start(ctx: RunContext): Promise<ExtensionStart> {
+    const control = ctx.target.control;
+    if (!control) {
+      throw new HarnessError(
+        "Failed to start the invariants scenario: the target has no control API to set capacity and move the clock. Please give --control-url and --control-token.",
+        EXIT.usage,
+      );
+    }
+    return Promise.resolve({ k6Settings: { controlUrl: control.url, controlToken: control.token } });
+  }
+
+  async #checkExpiry(ctx: RunContext, ops: readonly OperationRecord[], tallies: InventoryTallies): Promise<string[]> {
+    const control = ctx.target.control;
+    const candidates = ops.filter((o) => o.flow === "expiry" && o.op === "create" && o.status === 201 && o.booking);
+    if (!control || candidates.length === 0) return [];
+    const keys = partitionKeys(ctx.scenarios, ctx.keys).get(INVARIANTS_SCENARIO) ?? [];
+    try {
+      const before = await Promise.all(candidates.map((c) => heldOf(control, c.slot)));
+      await control.request("POST", "/__control/clock", { advanceSeconds: CLOCK_STEP_SECONDS });
+      for (const [i, c] of candidates.entries()) {
+        const status = await bookingStatus(ctx.target.apiUrl, keys[c.key] ?? "", c.booking ?? "");
+        const after = await heldOf(control, c.slot);
+        const held = before[i];
+        const released = held !== undefined && after !== undefined && after === held - (c.qty ?? 1);
+        if (status === "expired" && released) tallies.expiry.passes++;
+        else {
+          fail(
+            tallies.expiry,
+            `${c.booking ?? ""}: after ${CLOCK_STEP_SECONDS} s status ${status}, seats held on ${c.slot} ${String(held)} -> ${String(after)} (expected ${held === undefined ? "?" : held - (c.qty ?? 1)})`,
+          );
+        }
+      }
+      return [];
+    } catch (error) {
+      return [
+        `Failed to check expiry: ${error instanceof Error ? error.message : String(error)}. Please check the control API.`,
+      ];
+    }
+  }
+
+  async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
+    const ops = parseOperations(k6.logs.get(INVARIANTS_SCENARIO) ?? "");
+    if (ops.length === 0) {
+      return extensionVerdict(this.name, { errors: ["The invariants scenario logged no operation to check."] });
+    }
+    const tallies = checkHistory(ops);
+    const errors = await this.#checkExpiry(ctx, ops, tallies);
+    const names = Object.keys(INVARIANT_CHECKS) as InvariantName[];
+    const checks: CheckVerdict[] = names.map((name) => ({
+      name: INVARIANT_CHECKS[name],
+      verdict: tallies[name].fails === 0 && tallies[name].passes > 0 ? "pass" : "fail",
+      passes: tallies[name].passes,
+      fails: tallies[name].fails,
+      problems:
+        tallies[name].passes + tallies[name].fails === 0
+          ? ["no case of it in the history: the run was too short"]
+          : tallies[name].problems,
+      ...(tallies[name].indeterminate
+        ? { observed: `${tallies[name].indeterminate} cases indeterminate (timeouts)` }
+        : {}),
+    }));
+    return extensionVerdict(this.name, {
+      checks,
+      errors,
+      figures: {
+        operations: ops.length,
+        bookings: new Set(ops.map((o) => o.booking).filter(Boolean)).size,
+        timeouts: ops.filter((o) => o.status === 0).length,
+        invariants: Object.fromEntries(
+          names.map((n) => [
+            n,
+            { passes: tallies[n].passes, fails: tallies[n].fails, indeterminate: tallies[n].indeterminate },
+          ]),
+        ),
+      },
+    });
+  }
+
+  stop(): Promise<void> {
+    // Nothing held: the checker only reads logs and calls the target in finish().
+    return Promise.resolve();
+  }
+}
