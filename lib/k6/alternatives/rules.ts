@@ -88,11 +88,46 @@ export function entriesProblem(alt: Record<string, unknown>, timeslotted: boolea
   return undefined;
 }
 
-/** The 422's error object without `alternatives`, serialised as received (key order kept): "byte for byte". */
-export function withoutAlternatives(error: Record<string, unknown>): string {
-  const copy: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(error)) if (k !== "alternatives") copy[k] = v;
-  return JSON.stringify(copy);
+/** The end (exclusive) of the JSON value starting at `start` in `text`, honouring strings and nesting. */
+function valueEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      if (!inString && depth === 0) return i + 1;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (depth === 0 && (c === "," || c === "}")) return i;
+  }
+  return -1;
+}
+
+/**
+ * The 422's error object exactly as it came over the wire, with the `alternatives` member cut out: the raw bytes,
+ * since a JSON parse need not keep key order. Undefined when the body has no error object.
+ */
+export function rawErrorWithoutAlternatives(body: string): string | undefined {
+  const key = body.indexOf('"error":');
+  if (key < 0) return undefined;
+  const start = key + '"error":'.length;
+  const end = valueEnd(body, start);
+  if (end < 0) return undefined;
+  const error = body.slice(start, end);
+  const alt = error.indexOf('"alternatives":');
+  if (alt < 0) return error;
+  const altEnd = valueEnd(error, alt + '"alternatives":'.length);
+  if (altEnd < 0) return undefined;
+  // Cut the member and one adjacent comma.
+  if (error[alt - 1] === ",") return error.slice(0, alt - 1) + error.slice(altEnd);
+  return error.slice(0, alt) + error.slice(error[altEnd] === "," ? altEnd + 1 : altEnd);
 }
 
 export function unchangedProblem(
