@@ -45,9 +45,13 @@ export interface ExpectationRecorder {
  * create emits the `reserved` status; a confirm emits the status it answers with, plus the tickets when that status is
  * `approved`; a cancel emits booking_data_updated (the cancellation request).
  */
+const BOOKING_CALLS: ReadonlySet<string> = new Set(["bookingCreate", "bookingConfirm", "bookingCancel"]);
+
 export function expectationRecorder(keyIndex: number): ExpectationRecorder {
   return {
     afterCall(result, sentAt) {
+      // Only booking calls cause events; reading `data` parses the body, so other answers are left alone.
+      if (!BOOKING_CALLS.has(result.endpoint)) return;
       if (result.status < 200 || result.status >= 300 || !isRecord(result.data)) return;
       const resource = typeof result.data.uuid === "string" ? result.data.uuid : undefined;
       if (resource === undefined) return;

@@ -104,3 +104,13 @@ describe("checks", () => {
     expect(checkStatus(client.listProducts(), 200)).toBe(false);
   });
 });
+
+describe("shape sampling", () => {
+  it("should check the shape of the first 20 answers of an endpoint, then one in ten", () => {
+    k6State.handler = () => json(200, { data: { uuid: "c" }, links: summary.links });
+    for (let i = 0; i < 60; i++) checkResponse(client.getConfig());
+    const shapeChecks = k6State.checks.filter((c) => c.name === "config: detail envelope with links");
+    expect(shapeChecks).toHaveLength(20 + 4);
+    expect(k6State.checks.filter((c) => c.name === "config: status 200")).toHaveLength(60);
+  });
+});

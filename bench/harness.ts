@@ -1,0 +1,134 @@
+/**
+ * npm run bench:harness: the harness's overhead in k6, measured in one run against the same service.
+ *
+ * Two k6 scripts send the same GET requests (the calls partner-mix's journeys make): one through the harness's
+ * client path (typed client, tags, one parse per response, the shared checks), one with bare http.get. Each runs
+ * closed-model (BENCH_VUS VUs for BENCH_SECONDS) in turn, twice, alternating; the figure is requests per k6 CPU
+ * second (user + system time of the k6 process, from bash's `times`), so the service's own speed and the noise of a
+ * shared machine cancel out of the ratio. Also reports each scenario's bundle size and the bundling time.
+ * Prints a Markdown table and writes reports/bench-harness.json.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { build } from "esbuild";
+import { k6BuildOptions } from "../esbuild.config.ts";
+import { addDays, todayUtc } from "../lib/contract/index.ts";
+import { bundleScenarios } from "../lib/harness/bundle.ts";
+import { resolveK6 } from "../lib/harness/k6-binary.ts";
+import { REPO_ROOT } from "../lib/harness/paths.ts";
+import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
+import type { BenchTargets } from "./k6/requests.ts";
+
+const VUS = Number(process.env.BENCH_VUS ?? "8");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? "15");
+const ROUNDS = 2;
+
+interface Measure {
+  requests: number;
+  cpuSeconds: number;
+  perCpuSecond: number;
+}
+
+function runK6(k6: string, script: string, env: Record<string, string>): Measure {
+  const dir = mkdtempSync(path.join(tmpdir(), "atd-bench-"));
+  const summary = path.join(dir, "summary.json");
+  // bash's `times` prints the CPU time of the shell's finished children: exactly k6's user and system time.
+  const result = spawnSync(
+    "bash",
+    [
+      "-c",
+      `"$0" run --quiet --vus ${VUS} --duration ${SECONDS}s --summary-export "$1" "$2" >/dev/null 2>&1; times`,
+      k6,
+      summary,
+      script,
+    ],
+    { env: { ...process.env, ...env, K6_NO_USAGE_REPORT: "true" }, encoding: "utf8" },
+  );
+  const children = result.stdout.trim().split("\n").at(-1) ?? "";
+  const [user, system] = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  const data = JSON.parse(readFileSync(summary, "utf8")) as { metrics: { http_reqs: { count: number } } };
+  const cpuSeconds = (user ?? 0) + (system ?? 0);
+  return {
+    requests: data.metrics.http_reqs.count,
+    cpuSeconds,
+    perCpuSecond: data.metrics.http_reqs.count / cpuSeconds,
+  };
+}
+
+async function main(): Promise<void> {
+  const k6 = await resolveK6();
+  const outdir = path.join(REPO_ROOT, "dist/bench");
+  await build({
+    ...k6BuildOptions,
+    absWorkingDir: REPO_ROOT,
+    outdir,
+    entryPoints: ["bench/k6/client-path.ts", "bench/k6/bare.ts"],
+  });
+
+  const started = performance.now();
+  const bundles = await bundleScenarios();
+  const bundleMs = performance.now() - started;
+  const sizes = [...bundles].map(([name, file]) => ({ name, kib: statSync(file).size / 1024 }));
+
+  await using service = await new EmbeddedTarget().withServiceArgs(["--rate-limit", "1000000"]).start();
+  const keys = (await service.control.partners()).map((p) => p.apiKey);
+  const products = (await (
+    await fetch(`${service.apiUrl}/v2/products?per_page=1`, { headers: { "X-Authorization": keys[0] ?? "" } })
+  ).json()) as { data: { uuid: string }[] };
+  const product = products.data[0]?.uuid ?? "";
+  const types = (await (
+    await fetch(`${service.apiUrl}/v2/products/${product}/product-types`, {
+      headers: { "X-Authorization": keys[0] ?? "" },
+    })
+  ).json()) as { data: { uuid: string }[] };
+  const date = addDays(todayUtc(), 10);
+  const targets: BenchTargets = { product, productType: types.data[0]?.uuid ?? "", date, dateEnd: addDays(date, 13) };
+  const env = {
+    ATD_BASE_URL: service.apiUrl,
+    ATD_API_KEYS: keys.join(","),
+    BENCH_TARGETS: JSON.stringify(targets),
+  };
+
+  const client: Measure[] = [];
+  const bare: Measure[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bare.push(runK6(k6, path.join(outdir, "bare.js"), env));
+    client.push(runK6(k6, path.join(outdir, "client-path.js"), env));
+  }
+  const best = (ms: Measure[]) => Math.max(...ms.map((m) => m.perCpuSecond));
+  const ratio = best(client) / best(bare);
+
+  const k6Version = execFileSync(k6, ["version"], { encoding: "utf8" }).split("\n")[0];
+  const lines = [
+    `k6: ${k6Version}; ${VUS} VUs closed model, ${SECONDS} s per run, ${ROUNDS} rounds alternating, best round each`,
+    "",
+    "| side | requests | k6 CPU s | requests per k6 CPU s |",
+    "| --- | --- | --- | --- |",
+    ...bare.map(
+      (m, i) =>
+        `| bare http.get (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
+    ),
+    ...client.map(
+      (m, i) =>
+        `| harness client path (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
+    ),
+    "",
+    `ratio (harness / bare): ${ratio.toFixed(2)} (goal >= 0.75)`,
+    "",
+    `bundling all ${sizes.length} scenarios: ${bundleMs.toFixed(0)} ms`,
+    "",
+    "| scenario bundle | KiB |",
+    "| --- | --- |",
+    ...sizes.map((s) => `| ${s.name} | ${s.kib.toFixed(1)} |`),
+  ];
+  console.log(lines.join("\n"));
+  mkdirSync(path.join(REPO_ROOT, "reports"), { recursive: true });
+  writeFileSync(
+    path.join(REPO_ROOT, "reports/bench-harness.json"),
+    JSON.stringify({ vus: VUS, seconds: SECONDS, bare, client, ratio, bundleMs, sizes }, null, 2),
+  );
+}
+
+await main();
