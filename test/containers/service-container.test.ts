@@ -62,13 +62,13 @@ describe("service container", () => {
     expect(await newLabelled()).toEqual([]);
   });
 
-  it("builds the image offline and tags it by content", async () => {
+  it("should build the image offline and tag it by content", async () => {
     expect(image).toMatch(/^atd-harness\/service:[0-9a-f]{16}$/);
     // A second build with nothing changed is a no-op that names the same image.
     expect(await buildServiceImage()).toBe(image);
   });
 
-  it("answers the public API and the control API on loopback, then is removed", async () => {
+  it("should answer the public API and the control API on loopback, then be removed", async () => {
     const logFile = path.join(workDir, "logs", "service.log");
     let id = "";
     {
@@ -107,7 +107,7 @@ describe("service container", () => {
     expect(log).toMatch(/"event":"listening"/);
   });
 
-  it("passes the rate limit through to the service", async () => {
+  it("should pass the rate limit through to the service", async () => {
     await using service = await new ServiceContainer(image).withRateLimit(2, 60).start();
     seen.push(service.containerId);
     const statuses: number[] = [];
@@ -121,19 +121,19 @@ describe("service container", () => {
     expect(statuses).toEqual([200, 200, 429]);
   });
 
-  it("fails with a clear message when the image is missing", async () => {
+  it("should fail with a clear message when the image is missing", async () => {
     await expect(new ServiceContainer("atd-harness/service:missing").start()).rejects.toThrow(
       /^Failed to start the service container: the image atd-harness\/service:missing is not present.*Please build it/s,
     );
   });
 
-  it("fails with the service's own words when it cannot start, and removes the container", async () => {
+  it("should fail with the service's own words when it cannot start, and remove the container", async () => {
     const start = new ServiceContainer(image).withRateLimit(0, 60).withStartupTimeout(20_000).start();
     await expect(start).rejects.toThrow(/^Failed to start the service container: .*--rate-limit.*Please /s);
     expect(await newLabelled()).toEqual([]);
   });
 
-  it("left none of the containers it started", async () => {
+  it("should leave none of the containers it started", async () => {
     expect(seen.length).toBe(2);
     expect(await existingContainers(seen)).toEqual([]);
   });
