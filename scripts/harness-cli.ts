@@ -9,7 +9,8 @@ import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
 import { PROFILES } from "../lib/k6/profiles.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
-import { extensionsFor } from "../lib/harness/extensions.ts";
+import { WEBHOOK_SCENARIO, extensionsFor } from "../lib/harness/extensions.ts";
+import { prepareChaos } from "../lib/harness/chaos/prepare-chaos.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
@@ -42,6 +43,7 @@ interface RunFlags {
   churnRate?: number;
   pushgateway?: string;
   prometheusRw?: string;
+  chaos?: string;
 }
 
 function httpUrl(value: string): string {
@@ -221,6 +223,11 @@ program
       .default("unlimited")
       .env("HARNESS_RATE_OUTSIDE_LIST"),
   )
+  .addOption(
+    new Option("--chaos <file>", "YAML/JSON file scheduling Toxiproxy faults during the run (docs/chaos.md)").env(
+      "HARNESS_CHAOS",
+    ),
+  )
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
     let interrupts = 0;
@@ -241,6 +248,11 @@ program
         EXIT.usage,
       );
     }
+    const chaos = await prepareChaos(flags.chaos, {
+      sinkEnabled: flags.webhooks === true || scenarios.includes(WEBHOOK_SCENARIO),
+      listen: flags.webhookListen,
+      publicUrl: flags.webhookUrl,
+    });
     const outcome = await runHarness({
       scenarios,
       target: flags.target,
@@ -261,8 +273,8 @@ program
         scenarios,
         webhooks: {
           enabled: flags.webhooks === true,
-          listen: flags.webhookListen,
-          publicUrl: flags.webhookUrl,
+          listen: chaos.webhookListen,
+          publicUrl: chaos.webhookUrl,
           misbehaveShare: flags.webhookMisbehave,
           refusals: flags.webhookRefusals,
         },
@@ -272,6 +284,7 @@ program
           configFile: flags.churnConfig ? path.resolve(flags.churnConfig) : undefined,
           ratePerSecond: flags.churnRate,
         },
+        chaos: chaos.chaos,
       }),
       k6Settings: {
         rateWindowSeconds: flags.rateWindow,

@@ -8,6 +8,7 @@ import { WebhookSinkExtension } from "./webhooks/extension.ts";
 import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./churn/alternatives-extension.ts";
 import { ChurnExtension } from "./churn/extension.ts";
 import { INVARIANTS_SCENARIO, InvariantsExtension } from "./invariants/extension.ts";
+import { NetworkChaosExtension, type ChaosChoice } from "./chaos/network-chaos-extension.ts";
 
 export interface WebhookChoice {
   /** --webhooks: the sink for any run (always on for the webhooks scenario). */
@@ -28,6 +29,8 @@ export interface ExtensionChoice {
   /** The run's --slo file: extensions judge against the same SLO table as k6. */
   sloFile?: string;
   churn?: ChurnChoice;
+  /** --chaos: the validated chaos file and the webhooks route (lib/harness/chaos/prepare-chaos.ts). */
+  chaos?: ChaosChoice;
 }
 
 export interface ChurnChoice {
@@ -60,6 +63,8 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   const alternativesScenario = choice.scenarios.includes(ALTERNATIVES_SCENARIO);
   if (alternativesScenario) extensions.push(new AlternativesJudgeExtension(choice.sloFile));
   if (choice.scenarios.includes(INVARIANTS_SCENARIO)) extensions.push(new InvariantsExtension());
+  // Late, so its schedule starts just before k6 does.
+  if (choice.chaos) extensions.push(new NetworkChaosExtension(choice.chaos));
   // Last, so it finishes first: the churn log is complete before anything reads it.
   if (choice.churn?.enabled ?? alternativesScenario) {
     extensions.push(

@@ -7,6 +7,7 @@ import path from "node:path";
 import type { ExitCode } from "./exit-codes.ts";
 import type { ExtensionVerdict } from "./run-extension.ts";
 import type { Outcome, ScenarioVerdict } from "./verdict.ts";
+import { activeFaultsNote, annotateActiveFaults } from "./chaos/active-faults.ts";
 
 export interface RunSummary {
   run: {
@@ -36,6 +37,8 @@ export const SUMMARY_FILE = "summary.json";
 
 export async function writeSummary(runDir: string, summary: RunSummary): Promise<string> {
   const file = path.join(runDir, SUMMARY_FILE);
+  // Before anything is written or rendered, so summary.json, the table and the other reports agree.
+  annotateActiveFaults(summary);
   await writeFile(file, `${JSON.stringify(summary, null, 2)}\n`);
   return file;
 }
@@ -62,11 +65,13 @@ export function renderVerdictTable(summary: RunSummary): string {
     );
     for (const error of s.errors) lines.push(`  FAIL  ${error}`);
     for (const c of s.checks.filter((c) => c.verdict === "fail")) {
-      lines.push(`  FAIL  check ${c.name}: ${c.fails} of ${c.passes + c.fails} failed`);
+      lines.push(`  FAIL  check ${c.name}: ${c.fails} of ${c.passes + c.fails} failed${activeFaultsNote(c)}`);
       for (const p of c.problems) lines.push(`          - ${p}`);
     }
     for (const t of s.thresholds.filter((t) => t.verdict === "fail")) {
-      lines.push(`  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}`);
+      lines.push(
+        `  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}${activeFaultsNote(t)}`,
+      );
     }
     for (const f of s.findings) lines.push(`  NOTE  ${f.rule}: ${f.finding}`);
     const passedChecks = s.checks.filter((c) => c.verdict === "pass").length;

@@ -23,6 +23,8 @@ export interface CheckVerdict {
   problems: string[];
   /** What the check saw, when the scenario logged it. */
   observed?: string;
+  /** Network chaos runs: the faults in effect when it failed (set on failed items only; lib/harness/chaos). */
+  activeFaults?: string[];
 }
 
 export interface ThresholdVerdict {
@@ -31,6 +33,8 @@ export interface ThresholdVerdict {
   verdict: Outcome;
   /** The value the expression was evaluated on, when it can be read from the summary. */
   observed: number | undefined;
+  /** Network chaos runs: the faults in effect when its samples went wrong (failed items only). */
+  activeFaults?: string[];
 }
 
 export interface ScenarioVerdict {

@@ -1,0 +1,34 @@
+/**
+ * Copies the network chaos extension's attributions onto the scenario checks and thresholds that failed, as
+ * activeFaults, so summary.json and the verdict table show next to each failure which faults were in effect.
+ * Runs without chaos, and summaries written before this field existed, are left as they are.
+ */
+import { isRecord } from "../../contract/index.ts";
+import type { RunSummary } from "../report.ts";
+
+/** The network chaos extension's name, as its verdict carries it. */
+export const NETWORK_CHAOS = "network chaos";
+
+export function annotateActiveFaults(summary: RunSummary): void {
+  const chaos = summary.extensions.find((e) => e.name === NETWORK_CHAOS);
+  const attributions = chaos?.figures.attributions;
+  if (!Array.isArray(attributions)) return;
+  const faultsOf = (scenario: string, kind: string, name: string): string[] => {
+    const found = attributions.find(
+      (a: unknown) => isRecord(a) && a.scenario === scenario && a.kind === kind && a.name === name,
+    ) as { faults?: unknown } | undefined;
+    return Array.isArray(found?.faults) ? found.faults.filter((f): f is string => typeof f === "string") : [];
+  };
+  for (const s of summary.scenarios) {
+    for (const c of s.checks) if (c.verdict === "fail") c.activeFaults = faultsOf(s.scenario, "check", c.name);
+    for (const t of s.thresholds) {
+      if (t.verdict === "fail") t.activeFaults = faultsOf(s.scenario, "threshold", `${t.metric} ${t.expression}`);
+    }
+  }
+}
+
+/** The verdict table's note on a failed item: the faults in effect, "none", or nothing without chaos. */
+export function activeFaultsNote(item: { activeFaults?: string[] }): string {
+  if (item.activeFaults === undefined) return "";
+  return ` [faults in effect: ${item.activeFaults.length ? item.activeFaults.join(", ") : "none"}]`;
+}
