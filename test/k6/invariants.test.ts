@@ -1,0 +1,71 @@
+/**
+ * The invariants scenario against the reference service: it passes on the correct service (five runs) and fails on
+ * each booking defect with the invariant that names the rule it breaks. Runs go two at a time.
+ */
+import { describe, expect, it } from "vitest";
+import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
+import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
+
+const CORRECT_RUNS = 5;
+const PARALLEL_RUNS = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** At most PARALLEL_RUNS harness processes at once; the tests themselves all start together. */
+async function limited<T>(run: () => Promise<T>): Promise<T> {
+  if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await run();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** Names of the failed checks of every scenario and extension of the run. */
+function failedChecks(result: HarnessProcessResult): string[] {
+  const parts = [...(result.summary?.scenarios ?? []), ...(result.summary?.extensions ?? [])];
+  return [...new Set(parts.flatMap((p) => p.checks.filter((c) => c.verdict === "fail").map((c) => c.name)))].sort();
+}
+
+function runInvariants(defect?: string) {
+  return limited(() =>
+    runHarnessProcess(
+      ["run", "invariants", "--duration", "6s", ...(defect ? ["--service-args", `--defects ${defect}`] : [])],
+      { timeoutMs: 150_000 },
+    ),
+  );
+}
+
+const MATRIX: [string, string][] = [
+  ["booking-oversell-race", INVARIANT_CHECKS.oversell],
+  ["booking-oversell-race", INVARIANT_CHECKS.oneWinner],
+  ["booking-double-confirm", INVARIANT_CHECKS.doubleConfirm],
+  ["booking-expiry-keeps-capacity", INVARIANT_CHECKS.expiry],
+  ["booking-list-drops-newest", INVARIANT_CHECKS.lost],
+  ["booking-confirm-after-cancel", INVARIANT_CHECKS.illegal],
+  ["booking-cancel-lost-update", INVARIANT_CHECKS.confirmCancel],
+];
+
+describe("booking invariants (Jepsen-style history)", { timeout: 300_000 }, () => {
+  it("should hold every invariant on the correct service, five runs in a row", async () => {
+    const results = await Promise.all(Array.from({ length: CORRECT_RUNS }, () => runInvariants()));
+    for (const result of results) {
+      expect(failedChecks(result), result.output).toEqual([]);
+      expect(result.exitCode, result.output).toBe(0);
+      const invariants = result.summary?.extensions.find((e) => e.name === "invariants");
+      const counts = invariants?.figures.invariants as Record<string, { passes: number; fails: number }>;
+      for (const name of Object.keys(INVARIANT_CHECKS)) {
+        expect(counts[name]?.passes, name).toBeGreaterThan(0);
+        expect(counts[name]?.fails, name).toBe(0);
+      }
+    }
+  });
+
+  it.each(MATRIX)("should fail on %s with the check %j", async (defect, check) => {
+    const result = await runInvariants(defect);
+    expect(result.exitCode, result.output).toBe(1);
+    expect(failedChecks(result), result.output).toContain(check);
+  });
+});
