@@ -5,6 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExitCode } from "./exit-codes.ts";
+import { formatObserved } from "./reports/format-observed.ts";
 import type { ExtensionVerdict } from "./run-extension.ts";
 import type { Outcome, ScenarioVerdict } from "./verdict.ts";
 import { activeFaultsNote, annotateActiveFaults } from "./chaos/active-faults.ts";
@@ -28,7 +29,7 @@ export interface RunSummary {
   errors: string[];
   scenarios: ScenarioVerdict[];
   /** Scenarios asked for that did not run, and why (e.g. no control API on a url target). */
-  skipped?: { scenario: string; reason: string }[];
+  skipped?: { kind: "scenario" | "extension"; name: string; reason: string }[];
   /** The verdicts of what ran beside k6 (webhook sink, churn, chaos...). */
   extensions: ExtensionVerdict[];
 }
@@ -43,12 +44,6 @@ export async function writeSummary(runDir: string, summary: RunSummary): Promise
   return file;
 }
 
-function formatObserved(metric: string, value: number | undefined): string {
-  if (value === undefined) return "";
-  if (metric.startsWith("http_req_duration") || metric.endsWith("_ms")) return `${value.toFixed(1)} ms`;
-  if (value <= 1 && !Number.isInteger(value)) return `${(value * 100).toFixed(2)}%`;
-  return String(Number(value.toFixed(4)));
-}
 
 const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
 
@@ -80,7 +75,7 @@ export function renderVerdictTable(summary: RunSummary): string {
       `  PASS  ${passedChecks} of ${s.checks.length} checks, ${passedThresholds} of ${s.thresholds.length} thresholds`,
     );
   }
-  for (const s of summary.skipped ?? []) lines.push(`SKIP  scenario ${s.scenario}: ${s.reason}`);
+  for (const s of summary.skipped ?? []) lines.push(`SKIP  ${s.kind} ${s.name}: ${s.reason}`);
   for (const e of summary.extensions) {
     lines.push(`${MARK[e.verdict]}  ${e.name}`);
     for (const error of e.errors) lines.push(`  FAIL  ${error}`);

@@ -48,6 +48,8 @@ export interface ExtensionVerdict {
 
 export interface RunExtension {
   readonly name: string;
+  /** It drives the test-only control API: skipped, with a SKIP line, on a target without one. */
+  readonly needsControl?: boolean;
   start(ctx: RunContext): Promise<ExtensionStart>;
   finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict>;
   /** Releases whatever start() took, also when the run fails half-way; safe to call more than once. */

@@ -191,7 +191,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   let target: StartedTarget | undefined;
   let k6Path: string | undefined;
   const started: RunExtension[] = [];
-  const skipped: { scenario: string; reason: string }[] = [];
+  const skipped: NonNullable<RunSummary["skipped"]> = [];
   try {
     request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
     const [bundles, k6] = await Promise.all([bundleScenarios(request.scenarios), resolveK6()]);
@@ -205,7 +205,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     const scenarios = request.scenarios.filter((s) => control !== undefined || !traitsOf(s).needsControl);
     for (const scenario of request.scenarios.filter((s) => !scenarios.includes(s))) {
       const reason = "needs the control API, which this target does not offer (pass --control-url and --control-token)";
-      skipped.push({ scenario, reason });
+      skipped.push({ kind: "scenario", name: scenario, reason });
       request.say(`  SKIP scenario ${scenario}: ${reason}`);
     }
     if (scenarios.length === 0) {
@@ -228,6 +228,13 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     let apiUrl = target.apiUrl;
     let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings };
     for (const extension of request.extensions) {
+      if (extension.needsControl && !control) {
+        const reason =
+          "needs the control API, which this target does not offer (pass --control-url and --control-token)";
+        skipped.push({ kind: "extension", name: extension.name, reason });
+        request.say(`  SKIP ${extension.name}: ${reason}`);
+        continue;
+      }
       request.say(`▸ start ${extension.name}`);
       started.push(extension);
       const start = await extension.start(ctx);

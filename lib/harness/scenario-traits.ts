@@ -21,6 +21,8 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60 },
   // Sell slots out and read ground truth (alternatives), move the clock and read holds (invariants).
   alternatives: { needsControl: true },
+  // Registers the sink, moves the clock and changes the catalogue through the control API.
+  webhooks: { needsControl: true },
   invariants: { needsControl: true },
 };
 

@@ -85,6 +85,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class WebhookSinkExtension implements RunExtension {
   readonly name = "webhook sink";
+  // It registers itself as every partner's webhook endpoint through the control API.
+  readonly needsControl = true;
   readonly #options: WebhookExtensionOptions;
   #sink: WebhookSink | undefined;
   #control: ControlClient | undefined;
