@@ -1,0 +1,71 @@
+/**
+ * The alternatives scenario against the reference service, churn on: it passes on the correct service (five runs,
+ * so a flaky rule would show) and fails on each alternatives defect with the check that names the rule it breaks.
+ * Runs go two at a time: each is short, and a third would starve the others on two cores.
+ */
+import { describe, expect, it } from "vitest";
+import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
+import { ALTERNATIVES_CHECKS } from "../../lib/k6/alternatives/rules.ts";
+import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
+
+const CORRECT_RUNS = 5;
+const PARALLEL_RUNS = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** At most PARALLEL_RUNS harness processes at once; the tests themselves all start together. */
+async function limited<T>(run: () => Promise<T>): Promise<T> {
+  if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await run();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** Names of the failed checks of every scenario and extension of the run. */
+function failedChecks(result: HarnessProcessResult): string[] {
+  const parts = [...(result.summary?.scenarios ?? []), ...(result.summary?.extensions ?? [])];
+  return [...new Set(parts.flatMap((p) => p.checks.filter((c) => c.verdict === "fail").map((c) => c.name)))].sort();
+}
+
+function runAlternatives(defect?: string) {
+  return limited(() =>
+    runHarnessProcess(
+      ["run", "alternatives", "--duration", "6s", ...(defect ? ["--service-args", `--defects ${defect}`] : [])],
+      { timeoutMs: 150_000 },
+    ),
+  );
+}
+
+const MATRIX: [string, string][] = [
+  ["alternatives-sold-out-slot", ACCURACY_CHECKS.precision],
+  ["alternatives-missing-timeslot", ACCURACY_CHECKS.recall],
+  ["alternatives-beyond-window", ACCURACY_CHECKS.precision],
+  ["alternatives-timeslot-key-non-timeslotted", ALTERNATIVES_CHECKS.rule4Requested],
+  ["alternatives-qty-understated", ACCURACY_CHECKS.qty],
+  ["alternatives-without-opt-in", ALTERNATIVES_CHECKS.rule1OptIn],
+  ["alternatives-code-changed", ALTERNATIVES_CHECKS.rule9Unchanged],
+];
+
+describe("alternatives scenario (spec 7.2) under churn", { timeout: 300_000 }, () => {
+  it("should pass on the correct service, five runs in a row", async () => {
+    const results = await Promise.all(Array.from({ length: CORRECT_RUNS }, () => runAlternatives()));
+    for (const result of results) {
+      expect(failedChecks(result), result.output).toEqual([]);
+      expect(result.exitCode, result.output).toBe(0);
+      const accuracy = result.summary?.extensions.find((e) => e.name === "alternatives accuracy");
+      expect(accuracy?.figures).toMatchObject({ precision: 1, recall: 1, qtyExactness: 1, carriedShare: 1 });
+      expect(Number(accuracy?.figures.judged)).toBeGreaterThan(5);
+      expect(result.summary?.extensions.find((e) => e.name === "churn")?.figures.changes).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(MATRIX)("should fail on %s with the check %j", async (defect, check) => {
+    const result = await runAlternatives(defect);
+    expect(result.exitCode, result.output).toBe(1);
+    expect(failedChecks(result), result.output).toContain(check);
+  });
+});
