@@ -13,7 +13,7 @@ import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.
 
 const TIME_SCALE = 120;
 const PARALLEL_RUNS = 2;
-const CORRECT_RUNS = 2;
+const CORRECT_RUNS = 5;
 
 let running = 0;
 const waiting: (() => void)[] = [];
