@@ -69,6 +69,9 @@ describe("chaos schedule", () => {
 
   it("should name a fault with its type, link and offsets", () => {
     expect(describeFault(entry("reset", T0 + 5000, T0 + 7000), T0)).toBe("reset (reset_peer on api, 5.0s-7.0s)");
+    expect(describeFault(entry("reset-again"), T0)).toBe(
+      "reset-again (reset_peer on api, never applied: the run ended first)",
+    );
   });
 });
 

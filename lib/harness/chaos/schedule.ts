@@ -71,6 +71,8 @@ export function faultsInEffectAt(timeline: readonly TimelineEntry[], time: numbe
 
 /** "api-reset (reset_peer on api, 5s-10s)": how the verdict names a fault. */
 export function describeFault(e: TimelineEntry, chaosStartedAt: number): string {
+  if (e.startedAt === undefined)
+    return `${e.fault} (${e.type} on ${e.link}, never applied: ${e.error ?? "the run ended first"})`;
   const at = (ms: number | undefined) => (ms === undefined ? "?" : `${((ms - chaosStartedAt) / 1000).toFixed(1)}s`);
   return `${e.fault} (${e.type} on ${e.link}, ${at(e.startedAt)}-${at(e.endedAt)})`;
 }
