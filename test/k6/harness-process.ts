@@ -62,3 +62,28 @@ export function runHarnessProcess(
     });
   });
 }
+
+/**
+ * A limiter for harness runs started together (it.concurrent, Promise.all): at most `parallel` at once. Each run is
+ * short, and more than two at a time would starve each other on two cores.
+ */
+export function runLimiter(parallel: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (running >= parallel) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await run();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** Names of the failed checks of every scenario and extension of a run, sorted, without repeats. */
+export function failedChecks(result: HarnessProcessResult): string[] {
+  const parts = [...(result.summary?.scenarios ?? []), ...(result.summary?.extensions ?? [])];
+  return [...new Set(parts.flatMap((p) => p.checks.filter((c) => c.verdict === "fail").map((c) => c.name)))].sort();
+}

@@ -4,30 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
-import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
+import { failedChecks, runHarnessProcess, runLimiter } from "./harness-process.ts";
 
 const CORRECT_RUNS = 5;
 const PARALLEL_RUNS = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
+const limited = runLimiter(PARALLEL_RUNS);
 
-/** At most PARALLEL_RUNS harness processes at once; the tests themselves all start together. */
-async function limited<T>(run: () => Promise<T>): Promise<T> {
-  if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await run();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
-/** Names of the failed checks of every scenario and extension of the run. */
-function failedChecks(result: HarnessProcessResult): string[] {
-  const parts = [...(result.summary?.scenarios ?? []), ...(result.summary?.extensions ?? [])];
-  return [...new Set(parts.flatMap((p) => p.checks.filter((c) => c.verdict === "fail").map((c) => c.name)))].sort();
-}
 
 function runInvariants(defect?: string) {
   return limited(() =>

@@ -9,26 +9,13 @@ import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import type { ExtensionVerdict } from "../../lib/harness/run-extension.ts";
 import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
-import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
+import { runHarnessProcess, runLimiter, type HarnessProcessResult } from "./harness-process.ts";
 
 const TIME_SCALE = 120;
 const PARALLEL_RUNS = 2;
 const CORRECT_RUNS = 5;
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** At most PARALLEL_RUNS harness processes at once; the tests themselves all start together. */
-async function limited<T>(run: () => Promise<T>): Promise<T> {
-  if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await run();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const limited = runLimiter(PARALLEL_RUNS);
 
 function runWebhooks(options: { defect?: string; scenarios?: string[]; duration?: string } = {}) {
   const serviceArgs = `--time-scale ${TIME_SCALE}${options.defect ? ` --defects ${options.defect}` : ""}`;

@@ -40,6 +40,8 @@ export async function readSlo(file: string | undefined): Promise<SloTable> {
 
 export class AlternativesJudgeExtension implements RunExtension {
   readonly name = "alternatives accuracy";
+  // It reads ground truth through the control API, like its scenario.
+  readonly needsControl = true;
   readonly #sloFile: string | undefined;
   #slo: SloTable = DEFAULT_SLO;
 

@@ -57,6 +57,8 @@ async function bookingStatus(apiUrl: string, apiKey: string, uuid: string): Prom
 
 export class InvariantsExtension implements RunExtension {
   readonly name = "invariants";
+  // It moves the service clock to check expiry, like its scenario.
+  readonly needsControl = true;
 
   start(ctx: RunContext): Promise<ExtensionStart> {
     const control = ctx.target.control;
