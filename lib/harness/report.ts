@@ -44,7 +44,6 @@ export async function writeSummary(runDir: string, summary: RunSummary): Promise
   return file;
 }
 
-
 const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
 
 /**

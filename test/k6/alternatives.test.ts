@@ -12,7 +12,6 @@ const CORRECT_RUNS = 5;
 const PARALLEL_RUNS = 2;
 const limited = runLimiter(PARALLEL_RUNS);
 
-
 function runAlternatives(defect?: string) {
   return limited(() =>
     runHarnessProcess(

@@ -10,7 +10,6 @@ const CORRECT_RUNS = 5;
 const PARALLEL_RUNS = 2;
 const limited = runLimiter(PARALLEL_RUNS);
 
-
 function runInvariants(defect?: string) {
   return limited(() =>
     runHarnessProcess(
