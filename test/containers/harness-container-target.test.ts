@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -28,6 +28,34 @@ describe("harness run --target container", () => {
     expect(summary.run.target.kind).toBe("container");
     expect(summary.verdict).toBe("pass");
     expect(readFileSync(path.join(runDir, "service.log"), "utf8")).toMatch(/"event":"listening"/);
+    expect(serviceContainers()).toEqual(before);
+  });
+});
+
+describe("harness run --target container interrupted", () => {
+  it("should remove the container and still write the summary when Ctrl-C comes mid-run", async () => {
+    const before = serviceContainers();
+    const out = mkdtempSync(path.join(tmpdir(), "atd-container-int-"));
+    const child = spawn(
+      process.execPath,
+      ["scripts/harness.js", "run", "smoke", "--target", "container", "--duration", "60s", "--out", out],
+      { cwd: REPO_ROOT, env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let output = "";
+    let pressed = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      // Once k6 is sending, press Ctrl-C, once (a second one makes the harness exit at once, by design).
+      if (output.includes("▸ run:") && !pressed) {
+        pressed = true;
+        setTimeout(() => child.kill("SIGINT"), 3_000);
+      }
+    });
+    const exitCode = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(exitCode, output).toBe(1);
+    const runDir = path.join(out, readdirSync(out)[0] ?? "");
+    const summary = JSON.parse(readFileSync(path.join(runDir, "summary.json"), "utf8")) as RunSummary;
+    expect(summary.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");
     expect(serviceContainers()).toEqual(before);
   });
 });
