@@ -6,7 +6,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
-import { PROFILES } from "../lib/k6/profiles.ts";
+import { PROFILES, profileNamed } from "../lib/k6/profiles.ts";
+import { scenarioSeconds } from "../lib/k6/durations.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { WEBHOOK_SCENARIO, extensionsFor } from "../lib/harness/extensions.ts";
@@ -44,6 +45,9 @@ interface RunFlags {
   pushgateway?: string;
   prometheusRw?: string;
   chaos?: string;
+  soakConfig?: string;
+  capacitySafeShare?: number;
+  segments: number;
 }
 
 function httpUrl(value: string): string {
@@ -76,6 +80,15 @@ function nonNegativeNumber(value: string): number {
 function churnFromEnv(value: string | undefined): boolean | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   return /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+/** A profile's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
+function plannedSeconds(profile: string, duration: string | undefined): number | undefined {
+  try {
+    return scenarioSeconds(profileNamed(profile).scenario(duration));
+  } catch {
+    return undefined;
+  }
 }
 
 function integer(value: string): number {
@@ -228,6 +241,22 @@ program
       "HARNESS_CHAOS",
     ),
   )
+  .addOption(
+    new Option("--soak-config <file>", "JSON file with the soak's drift rules (lib/harness/soak/soak-rules.ts)").env(
+      "HARNESS_SOAK_CONFIG",
+    ),
+  )
+  .addOption(
+    new Option("--capacity-safe-share <share>", "share of the capacity knee recommended as operating rate (0.7)")
+      .argParser(share)
+      .env("HARNESS_CAPACITY_SAFE_SHARE"),
+  )
+  .addOption(
+    new Option("--segments <n>", "split each scenario over n k6 processes (execution segments, keys partitioned)")
+      .argParser(integer)
+      .default(1)
+      .env("HARNESS_SEGMENTS"),
+  )
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
     let interrupts = 0;
@@ -269,6 +298,7 @@ program
       trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
       pushgateway: flags.pushgateway,
       prometheusRw: flags.prometheusRw,
+      segments: flags.segments,
       extensions: extensionsFor({
         scenarios,
         webhooks: {
@@ -285,6 +315,11 @@ program
           ratePerSecond: flags.churnRate,
         },
         chaos: chaos.chaos,
+        soak: {
+          rulesFile: flags.soakConfig ? path.resolve(flags.soakConfig) : undefined,
+          plannedSeconds: plannedSeconds("soak", flags.duration),
+        },
+        capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare },
       }),
       k6Settings: {
         rateWindowSeconds: flags.rateWindow,

@@ -9,6 +9,8 @@ import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./churn/alter
 import { ChurnExtension } from "./churn/extension.ts";
 import { INVARIANTS_SCENARIO, InvariantsExtension } from "./invariants/extension.ts";
 import { NetworkChaosExtension, type ChaosChoice } from "./chaos/network-chaos-extension.ts";
+import { SOAK_SCENARIO, SoakExtension, type SoakOptions } from "./soak/extension.ts";
+import { CAPACITY_SCENARIO, CapacityExtension, type CapacityOptions } from "./capacity/extension.ts";
 
 export interface WebhookChoice {
   /** --webhooks: the sink for any run (always on for the webhooks scenario). */
@@ -31,6 +33,10 @@ export interface ExtensionChoice {
   churn?: ChurnChoice;
   /** --chaos: the validated chaos file and the webhooks route (lib/harness/chaos/prepare-chaos.ts). */
   chaos?: ChaosChoice;
+  /** --soak-config and the soak's planned length (lib/harness/soak). */
+  soak?: SoakOptions;
+  /** --duration (each step's hold) and --capacity-safe-share (lib/harness/capacity). */
+  capacity?: Omit<CapacityOptions, "sloFile">;
 }
 
 export interface ChurnChoice {
@@ -47,6 +53,19 @@ export const WEBHOOK_SCENARIO = "webhooks";
 
 export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   const extensions: RunExtension[] = [];
+  // First, so its scrapes cover everything the others start and it finishes last.
+  if (choice.scenarios.includes(SOAK_SCENARIO)) {
+    extensions.push(new SoakExtension(choice.soak ?? { rulesFile: undefined, plannedSeconds: undefined }));
+  }
+  if (choice.scenarios.includes(CAPACITY_SCENARIO)) {
+    extensions.push(
+      new CapacityExtension({
+        duration: choice.capacity?.duration,
+        safeShare: choice.capacity?.safeShare,
+        sloFile: choice.sloFile,
+      }),
+    );
+  }
   const webhookScenario = choice.scenarios.includes(WEBHOOK_SCENARIO);
   if (webhookScenario || choice.webhooks?.enabled) {
     extensions.push(

@@ -25,6 +25,8 @@ export interface K6RunRequest {
   timeoutMs: number;
   /** Aborting interrupts k6 (Ctrl-C, target death). */
   signal: AbortSignal;
+  /** This process's share of the test (--segments): k6's --execution-segment and --execution-segment-sequence. */
+  executionSegment?: { segment: string; sequence: string };
 }
 
 export interface K6RunResult {
@@ -61,6 +63,12 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     "--no-color",
   ];
   if (request.progress !== "inherit") args.push("--quiet");
+  if (request.executionSegment) {
+    args.push(
+      `--execution-segment=${request.executionSegment.segment}`,
+      `--execution-segment-sequence=${request.executionSegment.sequence}`,
+    );
+  }
   const env = k6Environment(request.settings);
   if (request.dashboardFile) {
     // Port -1: no dashboard server (concurrent k6 processes would fight over 5665, and k6 would wait for open

@@ -12,7 +12,8 @@ import { bundleScenarios } from "./bundle.ts";
 import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
 import { resolveK6 } from "./k6-binary.ts";
-import { runK6 } from "./k6-runner.ts";
+import { runK6, type K6RunRequest } from "./k6-runner.ts";
+import { runK6Segments } from "./segments/run-segments.ts";
 import { renderVerdictTable, writeSummary, type RunSummary } from "./report.ts";
 import { exportMetrics } from "./reports/push-to-gateway.ts";
 import { dashboardFile, writeReports } from "./reports/write-reports.ts";
@@ -43,6 +44,8 @@ export interface RunRequest {
   pushgateway: string | undefined;
   /** Prometheus remote-write URL: every k6 process of the run streams its samples there, tagged testid=<run id>. */
   prometheusRw: string | undefined;
+  /** --segments: k6 processes per scenario, each with an execution segment and its own keys; 1 (or unset): one. */
+  segments?: number;
   /** Settings for every k6 process beyond the common ones (e.g. the rate-limit window from --rate-window). */
   k6Settings: Partial<Record<keyof typeof K6_ENV, string>>;
   /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
@@ -75,6 +78,13 @@ function validate(request: RunRequest): number {
   try {
     const seconds = scenarioSeconds(profileNamed(request.profile).scenario(request.duration));
     if (request.duration) parseDuration(request.duration);
+    const unsplittable = request.scenarios.filter((s) => !traitsOf(s).splittable);
+    if ((request.segments ?? 1) > 1 && unsplittable.length) {
+      throw new HarnessError(
+        `Failed to split the run: ${unsplittable.join(", ")} must see every request of its keys in one k6 process. Please run it without --segments.`,
+        EXIT.usage,
+      );
+    }
     return seconds;
   } catch (error) {
     throw new HarnessError(
@@ -137,7 +147,8 @@ async function runScenario(
 ): Promise<{ verdict: ScenarioVerdict; log: string }> {
   const summaryPath = path.join(run.runDir, `k6-summary-${scenario}.json`);
   const logFile = path.join(run.runDir, `k6-${scenario}.log`);
-  const result = await runK6({
+  const split = (request.segments ?? 1) > 1;
+  const result = await (split ? (r: K6RunRequest) => runK6Segments(r, request.segments ?? 1) : runK6)({
     k6: run.k6,
     script: run.script,
     settings: {
@@ -180,6 +191,11 @@ async function runScenario(
 export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   const startedAt = new Date();
   const profileSeconds = validate(request);
+  // A scenario with a profile of its own (soak, capacity) runs that one's length, not --profile's.
+  const ownProfileSeconds = (scenario: string) => {
+    const own = traitsOf(scenario).profile;
+    return own ? scenarioSeconds(profileNamed(own).scenario(request.duration)) : profileSeconds;
+  };
   const runId = newRunId(request.scenarios);
   const runDir = path.join(request.outDir, runId);
   await mkdir(runDir, { recursive: true });
@@ -266,7 +282,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
             ...run,
             script: bundles.get(scenario) as string,
             keys: keysByScenario.get(scenario) ?? [],
-            boundSeconds: (traitsOf(scenario).ownDurationSeconds ?? profileSeconds) + K6_OVERHEAD_SECONDS,
+            boundSeconds: (traitsOf(scenario).ownDurationSeconds ?? ownProfileSeconds(scenario)) + K6_OVERHEAD_SECONDS,
           },
           stop.signal,
           () => death,

@@ -12,18 +12,30 @@ export interface ScenarioTraits {
   ownDurationSeconds?: number;
   /** The scenario drives the test-only control API and cannot run against a deployment without one. */
   needsControl: boolean;
+  /**
+   * The scenario may be split over several k6 processes (--segments): false when its rules need one process to see
+   * every request of a key (k6 runners share no state, so per-key sequences and allowances would be cut apart).
+   */
+  splittable: boolean;
+  /** The load profile the scenario always runs, whatever --profile says (its run-time bound follows it). */
+  profile?: string;
 }
 
-const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false };
+const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false, splittable: true };
 
 export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> = {
   // Exhausts and waits out allowances on purpose: its keys must be its own (scenarios/rate-limit.ts).
-  "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60 },
-  // Sell slots out and read ground truth (alternatives), move the clock and read holds (invariants).
-  alternatives: { needsControl: true },
+  // Its rules follow one key's allowance request by request: split runners would each see a part of it.
+  "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60, splittable: false },
+  // Sell slots out and read ground truth (alternatives), move the clock and read holds (invariants). Not splittable:
+  // iterations pick their slots by iteration number, which split k6 processes would repeat.
+  alternatives: { needsControl: true, splittable: false },
   // Registers the sink, moves the clock and changes the catalogue through the control API.
   webhooks: { needsControl: true },
-  invariants: { needsControl: true },
+  invariants: { needsControl: true, splittable: false },
+  // Drift is judged against the soak profile's constant rate; capacity steps through its own rate plan.
+  soak: { profile: "soak" },
+  capacity: { profile: "capacity" },
 };
 
 export function traitsOf(scenario: string): ScenarioTraits {

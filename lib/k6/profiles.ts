@@ -93,19 +93,51 @@ export const soak: LoadProfile = {
   }),
 };
 
-/** Steps the arrival rate up until the service breaks its SLO: the capacity planner's ramp. */
+/**
+ * Offered rates of the capacity steps, iterations per second of a one-request iteration (scenarios/capacity.ts), so
+ * also requests per second. Denser where a two-core host saturates, sparser above: past the knee each step only
+ * confirms the degradation, and every step costs the same wall time.
+ */
+export const CAPACITY_STEP_RATES: readonly number[] = [
+  100, 250, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6500, 8000,
+];
+
+/** Seconds each capacity step takes to reach its rate before it is held. */
+export const CAPACITY_RAMP_SECONDS = 2;
+
+export interface CapacityStep {
+  index: number;
+  /** Offered rate, requests per second. */
+  rate: number;
+  /** Seconds since the scenario started: the hold (the part the analysis judges) starts and ends there. */
+  holdFrom: number;
+  holdTo: number;
+}
+
+/** The capacity plan: each step ramps to its rate and holds it for `duration` (20 s by default). */
+export function capacityPlan(duration: string | undefined): CapacityStep[] {
+  const hold = parseDuration(duration ?? "20s");
+  return CAPACITY_STEP_RATES.map((rate, index) => {
+    const holdFrom = index * (CAPACITY_RAMP_SECONDS + hold) + CAPACITY_RAMP_SECONDS;
+    return { index, rate, holdFrom, holdTo: holdFrom + hold };
+  });
+}
+
+/** Steps the arrival rate up past the service's saturation: the capacity planner's ramp (--duration: each hold). */
 export const capacity: LoadProfile = {
-  description: "steps of +25 iterations/s every 30 s up to 400/s: find the knee",
+  description: `steps of ${String(CAPACITY_STEP_RATES.length)} rates from ${String(CAPACITY_STEP_RATES[0])} to ${String(CAPACITY_STEP_RATES.at(-1))} requests/s, each held 20 s: find the knee`,
   scenario: (duration) => ({
     executor: "ramping-arrival-rate",
-    startRate: 25,
+    startRate: CAPACITY_STEP_RATES[0],
     timeUnit: "1s",
+    // Enough VUs for ~50 ms answers at the top rate; past saturation k6 drops iterations instead of piling up VUs,
+    // which keeps the load generator (on the same cores) from starving the service it measures.
     preAllocatedVUs: 100,
-    maxVUs: 1000,
-    stages: Array.from({ length: 16 }, (_, i) => [
-      { target: 25 * (i + 1), duration: "5s" },
-      { target: 25 * (i + 1), duration: duration ?? "25s" },
-    ]).flat(),
+    maxVUs: 400,
+    stages: capacityPlan(duration).flatMap((step) => [
+      { target: step.rate, duration: `${String(CAPACITY_RAMP_SECONDS)}s` },
+      { target: step.rate, duration: `${String(step.holdTo - step.holdFrom)}s` },
+    ]),
   }),
 };
 

@@ -19,6 +19,8 @@ import {
 } from "../../lib/contract/index.ts";
 import { HttpError, defineRoute, errorBody, matchRoute, readBody, send, type Reply, type Route } from "../http.ts";
 import type { Metrics } from "../metrics.ts";
+import { leakPerRequest } from "../defects/soak-memory-leak.ts";
+import { slowdownMs } from "../defects/soak-slowdown.ts";
 import type { Partner } from "../partners.ts";
 import type { RateDecision } from "../ratelimit.ts";
 import type { ServiceState } from "../state.ts";
@@ -278,6 +280,8 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
           }
           extraHeaders = rateHeaders(state, decision, now);
         }
+        if (state.defects.on("soak-memory-leak")) leakPerRequest(path);
+        if (state.defects.on("soak-slowdown")) await delay(slowdownMs());
         const fault = state.faults.routes[described.endpoint] ?? state.faults.default;
         if (fault.latencyMs > 0) await delay(fault.latencyMs);
         if (fault.errorRate > 0 && state.random.next() < fault.errorRate) {

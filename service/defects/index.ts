@@ -23,6 +23,8 @@ import rateLimitResetRelative from "./rate-limit-reset-relative.ts";
 import rateLimitRetryAfterMs from "./rate-limit-retry-after-ms.ts";
 import rateLimitSharedKeys from "./rate-limit-shared-keys.ts";
 import rateLimitWrongErrorCode from "./rate-limit-wrong-error-code.ts";
+import soakMemoryLeak from "./soak-memory-leak.ts";
+import soakSlowdown from "./soak-slowdown.ts";
 import webhookBadSignature from "./webhook-bad-signature.ts";
 import webhookDelay from "./webhook-delay.ts";
 import webhookDrop from "./webhook-drop.ts";
@@ -60,6 +62,8 @@ export const DEFECTS = [
   rateLimitRetryAfterMs,
   rateLimitSharedKeys,
   rateLimitWrongErrorCode,
+  soakMemoryLeak,
+  soakSlowdown,
   webhookBadSignature,
   webhookDelay,
   webhookDrop,

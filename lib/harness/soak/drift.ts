@@ -1,0 +1,240 @@
+/**
+ * The soak's drift rules as pure functions of what was observed: requests from k6's raw samples and the resource
+ * series scraped during the run. Each rule becomes one named check, so a failed soak says which drift it saw.
+ */
+import { linearRegression, quantileSorted } from "simple-statistics";
+import type { CheckVerdict } from "../verdict.ts";
+import { soakWindows, type SoakRules } from "./soak-rules.ts";
+
+export interface RequestSample {
+  /** Epoch milliseconds. */
+  t: number;
+  durationMs: number;
+  /** k6's http_req_failed: transport errors and unexpected statuses (429 is expected, so not failed). */
+  failed: boolean;
+  throttled: boolean;
+}
+
+/** One scrape of the service's /metrics. */
+export interface ResourcePoint {
+  t: number;
+  rssBytes?: number;
+  heapUsedBytes?: number;
+  openConnections?: number;
+  eventLoopLagP99Seconds?: number;
+}
+
+export interface SoakObservations {
+  /** Requests of the load phase (setup() calls left out). */
+  requests: readonly RequestSample[];
+  droppedIterations: number;
+  /** Empty when the target has no control API to scrape. */
+  service: readonly ResourcePoint[];
+}
+
+export const SOAK_CHECKS = {
+  p95: "soak: p95 of the last window within the allowed ratio of the first",
+  errors: "soak: error rate has no upward trend",
+  throttles: "soak: throttle rate has no upward trend",
+  memory: "soak: service memory flat after warm-up",
+  connections: "soak: open connections do not grow",
+  dropped: "soak: no dropped iterations",
+} as const;
+
+export interface SoakJudgement {
+  checks: CheckVerdict[];
+  figures: Record<string, number>;
+  findings: string[];
+}
+
+function check(name: string, ok: boolean, observed: string, problem: string): CheckVerdict {
+  return {
+    name,
+    verdict: ok ? "pass" : "fail",
+    passes: ok ? 1 : 0,
+    fails: ok ? 0 : 1,
+    problems: ok ? [] : [problem],
+    observed,
+  };
+}
+
+export function p95(durations: readonly number[]): number | undefined {
+  if (durations.length === 0) return undefined;
+  return quantileSorted(
+    [...durations].sort((a, b) => a - b),
+    0.95,
+  );
+}
+
+/** Slope of y over x by least squares (simple-statistics); 0 with fewer than two distinct x. */
+export function slope(points: readonly (readonly [number, number])[]): number {
+  if (points.length < 2 || points.every((p) => p[0] === points[0]?.[0])) return 0;
+  return linearRegression(points.map(([x, y]) => [x, y])).m;
+}
+
+/** The rise of a rate over [from, to] by its linear trend over buckets of the span (share per bucket, least squares). */
+export function rateTrendRise(
+  requests: readonly RequestSample[],
+  hit: (r: RequestSample) => boolean,
+  from: number,
+  to: number,
+): { rise: number; first: number; last: number } {
+  const span = to - from;
+  if (span <= 0) return { rise: 0, first: 0, last: 0 };
+  // About 20 buckets: enough points for a trend, enough requests per point for a rate.
+  const buckets = Math.max(3, Math.min(20, Math.floor(span / 1000)));
+  const counts = new Array<number>(buckets).fill(0);
+  const hits = new Array<number>(buckets).fill(0);
+  for (const r of requests) {
+    if (r.t < from || r.t > to) continue;
+    const i = Math.min(buckets - 1, Math.floor(((r.t - from) / span) * buckets));
+    counts[i] = (counts[i] ?? 0) + 1;
+    if (hit(r)) hits[i] = (hits[i] ?? 0) + 1;
+  }
+  const points: [number, number][] = [];
+  for (let i = 0; i < buckets; i++) {
+    const n = counts[i] ?? 0;
+    if (n > 0) points.push([(i + 0.5) / buckets, (hits[i] ?? 0) / n]);
+  }
+  return { rise: slope(points), first: points[0]?.[1] ?? 0, last: points.at(-1)?.[1] ?? 0 };
+}
+
+function mean(values: readonly number[]): number | undefined {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined;
+}
+
+const MIB = 1024 * 1024;
+
+export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgement {
+  const findings: string[] = [];
+  const checks: CheckVerdict[] = [];
+  const times = obs.requests.map((r) => r.t);
+  const t0 = times.length ? times.reduce((a, b) => Math.min(a, b)) : 0;
+  const tEnd = times.length ? times.reduce((a, b) => Math.max(a, b), t0) : 0;
+  const runSeconds = (tEnd - t0) / 1000;
+  const { warmUp, window } = soakWindows(rules, runSeconds);
+  const judgedFrom = t0 + warmUp * 1000;
+  const firstTo = judgedFrom + window * 1000;
+  const lastFrom = tEnd - window * 1000;
+  const figures: Record<string, number> = {
+    runSeconds,
+    warmUpSeconds: warmUp,
+    windowSeconds: window,
+    requests: obs.requests.length,
+  };
+
+  // p95 drift: the first window after warm-up against the last window.
+  const first = obs.requests.filter((r) => r.t >= judgedFrom && r.t < firstTo).map((r) => r.durationMs);
+  const last = obs.requests.filter((r) => r.t >= lastFrom && r.t <= tEnd).map((r) => r.durationMs);
+  const p95First = p95(first);
+  const p95Last = p95(last);
+  if (p95First === undefined || p95Last === undefined || lastFrom < firstTo) {
+    checks.push(
+      check(
+        SOAK_CHECKS.p95,
+        false,
+        "no two windows",
+        `The run (${runSeconds.toFixed(0)} s) is too short for a warm-up and two windows.`,
+      ),
+    );
+  } else {
+    const ratio = p95First > 0 ? p95Last / p95First : 1;
+    const ok = p95Last <= p95First * rules.p95Ratio || p95Last - p95First <= rules.p95ToleranceMs;
+    Object.assign(figures, { p95FirstWindowMs: p95First, p95LastWindowMs: p95Last, p95DriftRatio: ratio });
+    checks.push(
+      check(
+        SOAK_CHECKS.p95,
+        ok,
+        `p95 ${p95First.toFixed(1)} ms -> ${p95Last.toFixed(1)} ms (x${ratio.toFixed(2)}; allowed x${String(rules.p95Ratio)} or +${String(rules.p95ToleranceMs)} ms)`,
+        `p95 drifted from ${p95First.toFixed(1)} ms in the first window to ${p95Last.toFixed(1)} ms in the last (x${ratio.toFixed(2)}).`,
+      ),
+    );
+  }
+
+  const errors = rateTrendRise(obs.requests, (r) => r.failed, judgedFrom, tEnd);
+  Object.assign(figures, { errorRateRise: errors.rise, errorRateFirst: errors.first, errorRateLast: errors.last });
+  checks.push(
+    check(
+      SOAK_CHECKS.errors,
+      errors.rise <= rules.errorRateRise,
+      `trend ${(errors.rise * 100).toFixed(2)} points over the judged span (allowed ${(rules.errorRateRise * 100).toFixed(2)})`,
+      `The error rate rose by ${(errors.rise * 100).toFixed(2)} percentage points over the run (${(errors.first * 100).toFixed(2)}% -> ${(errors.last * 100).toFixed(2)}%).`,
+    ),
+  );
+  const throttles = rateTrendRise(obs.requests, (r) => r.throttled, judgedFrom, tEnd);
+  Object.assign(figures, {
+    throttleRateRise: throttles.rise,
+    throttleRateFirst: throttles.first,
+    throttleRateLast: throttles.last,
+  });
+  checks.push(
+    check(
+      SOAK_CHECKS.throttles,
+      throttles.rise <= rules.throttleRateRise,
+      `trend ${(throttles.rise * 100).toFixed(2)} points over the judged span (allowed ${(rules.throttleRateRise * 100).toFixed(2)})`,
+      `The throttled share rose by ${(throttles.rise * 100).toFixed(2)} percentage points over the run.`,
+    ),
+  );
+
+  // Only scrapes that carried the figures: a failed scrape is a gap, never a zero.
+  const judged = obs.service.filter(
+    (p) => p.t >= judgedFrom && p.rssBytes !== undefined && p.heapUsedBytes !== undefined,
+  );
+  if (judged.length < 3) {
+    findings.push(
+      obs.service.length === 0
+        ? "Service memory and connections not judged: the target has no control API whose /metrics could be scraped."
+        : `Service memory and connections not judged: only ${String(judged.length)} scrapes after warm-up.`,
+    );
+  } else {
+    const perMinute = (key: "rssBytes" | "heapUsedBytes") =>
+      slope(judged.filter((p) => p[key] !== undefined).map((p) => [(p.t - t0) / 60_000, p[key] as number]));
+    const rss = perMinute("rssBytes");
+    const heap = perMinute("heapUsedBytes");
+    Object.assign(figures, {
+      rssSlopeBytesPerMinute: rss,
+      heapSlopeBytesPerMinute: heap,
+      rssFirstBytes: judged[0]?.rssBytes ?? 0,
+      rssLastBytes: judged.at(-1)?.rssBytes ?? 0,
+    });
+    const bound = rules.memorySlopeBytesPerMinute;
+    checks.push(
+      check(
+        SOAK_CHECKS.memory,
+        rss <= bound && heap <= bound,
+        `RSS ${(rss / MIB).toFixed(2)} MiB/min, heap ${(heap / MIB).toFixed(2)} MiB/min (allowed ${(bound / MIB).toFixed(2)})`,
+        `Service memory grows after warm-up: RSS ${(rss / MIB).toFixed(2)} MiB/min, heap ${(heap / MIB).toFixed(2)} MiB/min.`,
+      ),
+    );
+    const connections = (from: number, to: number) =>
+      mean(
+        judged
+          .filter((p) => p.t >= from && p.t <= to && p.openConnections !== undefined)
+          .map((p) => p.openConnections as number),
+      );
+    const connFirst = connections(judgedFrom, firstTo) ?? 0;
+    const connLast = connections(lastFrom, tEnd) ?? connFirst;
+    Object.assign(figures, { openConnectionsFirst: connFirst, openConnectionsLast: connLast });
+    checks.push(
+      check(
+        SOAK_CHECKS.connections,
+        connLast - connFirst <= rules.connectionGrowth,
+        `${connFirst.toFixed(1)} -> ${connLast.toFixed(1)} (allowed +${String(rules.connectionGrowth)})`,
+        `Open connections grew from ${connFirst.toFixed(1)} to ${connLast.toFixed(1)} on average.`,
+      ),
+    );
+    const lags = judged.map((p) => p.eventLoopLagP99Seconds).filter((x): x is number => x !== undefined);
+    if (lags.length) figures.eventLoopLagP99MaxSeconds = Math.max(...lags);
+  }
+
+  figures.droppedIterations = obs.droppedIterations;
+  checks.push(
+    check(
+      SOAK_CHECKS.dropped,
+      obs.droppedIterations <= rules.droppedIterations,
+      `${String(obs.droppedIterations)} dropped (allowed ${String(rules.droppedIterations)})`,
+      `${String(obs.droppedIterations)} iterations could not start: the load generator ran out of VUs as latency grew.`,
+    ),
+  );
+  return { checks, figures, findings };
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import {
+  analyseCapacity,
+  DEFAULT_CAPACITY_SETTINGS,
+  findKnee,
+  stepFigures,
+  type CapacitySample,
+  type StepFigures,
+} from "../../lib/harness/capacity/capacity-analysis.ts";
+import { capacityPlot } from "../../lib/harness/capacity/capacity-plot.ts";
+import { capacitySeries } from "../../lib/harness/capacity/extension.ts";
+import { fitUsl, uslThroughput } from "../../lib/harness/capacity/usl-fit.ts";
+import { capacityPlan, CAPACITY_STEP_RATES, expectedIterations, profileNamed } from "../../lib/k6/profiles.ts";
+import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+
+const START = 1_700_000_000_000;
+
+/** A service that answers in `base` ms up to `capacity` requests/s and queues past it (latency climbs, throughput caps). */
+function simulate(capacity: number, base = 5): { samples: CapacitySample[]; dropped: { t: number; value: number }[] } {
+  const samples: CapacitySample[] = [];
+  const dropped: { t: number; value: number }[] = [];
+  for (const step of capacityPlan("4s")) {
+    const served = Math.min(step.rate, capacity);
+    const latency =
+      step.rate <= capacity ? base * (1 + step.rate / capacity) : base * 2 + (step.rate / capacity - 1) * 2000;
+    const from = START + step.holdFrom * 1000;
+    const count = served * (step.holdTo - step.holdFrom);
+    for (let i = 0; i < count; i++) {
+      samples.push({
+        t: from + (i / count) * (step.holdTo - step.holdFrom) * 1000,
+        durationMs: latency * (0.8 + (i % 10) / 25),
+        failed: false,
+      });
+    }
+    if (step.rate > capacity)
+      dropped.push({ t: from + 100, value: (step.rate - capacity) * (step.holdTo - step.holdFrom) });
+  }
+  return { samples, dropped };
+}
+
+function steps(capacity: number): StepFigures[] {
+  const { samples, dropped } = simulate(capacity);
+  return stepFigures(capacityPlan("4s"), START, samples, dropped, DEFAULT_SLO, DEFAULT_CAPACITY_SETTINGS);
+}
+
+describe("capacity plan", () => {
+  it("should step through every rate with a ramp and a hold of --duration, as the profile's stages", () => {
+    const plan = capacityPlan("4s");
+    expect(plan.map((s) => s.rate)).toEqual(CAPACITY_STEP_RATES);
+    expect(plan[1]?.holdFrom).toBe(2 + 4 + 2);
+    const profile = profileNamed("capacity").scenario("4s") as { stages: { target: number; duration: string }[] };
+    expect(profile.stages).toHaveLength(2 * CAPACITY_STEP_RATES.length);
+    expect(expectedIterations(profileNamed("capacity").scenario("4s"))).toBeGreaterThan(4 * 8000);
+  });
+});
+
+describe("capacity knee", () => {
+  it("should find the highest step within SLO as the knee, with the safe rate its configured share", () => {
+    const analysis = analyseCapacity(steps(2200), DEFAULT_CAPACITY_SETTINGS);
+    expect(analysis.knee?.offeredPerSecond).toBe(2000);
+    expect(analysis.knee?.throughputPerSecond).toBeCloseTo(2000, 0);
+    expect(analysis.safeOperatingRate).toBeCloseTo(0.7 * 2000, 0);
+    expect(analysis.steps.find((s) => s.offeredPerSecond === 2500)?.breaches.join(" ")).toMatch(
+      /p95|dropped|throughput/,
+    );
+  });
+
+  it("should take the highest passing step even when a lower one failed on noise", () => {
+    const noisy = steps(2200).map((s) => (s.offeredPerSecond === 1000 ? { ...s, withinSlo: false } : s));
+    expect(findKnee(noisy)?.offeredPerSecond).toBe(2000);
+  });
+
+  it("should find no knee when the lowest step already breaks the SLO", () => {
+    expect(analyseCapacity(steps(50), DEFAULT_CAPACITY_SETTINGS).knee).toBeUndefined();
+  });
+
+  it("should mark a step with errors above the SLO's error rate as outside it", () => {
+    const { samples, dropped } = simulate(100_000);
+    const withErrors = samples.map((s, i) => ({ ...s, failed: s.t > START + 40_000 && i % 20 === 0 }));
+    const figures = stepFigures(capacityPlan("4s"), START, withErrors, dropped, DEFAULT_SLO, DEFAULT_CAPACITY_SETTINGS);
+    const first = figures.find((s) => s.errorRate > 0);
+    expect(first?.withinSlo).toBe(false);
+    expect(first?.breaches.join(" ")).toMatch(/error rate \d+\.\d+% > 1%/);
+  });
+
+  it("should draw both panels with the knee and export the knee gauge", () => {
+    const analysis = analyseCapacity(steps(2200), DEFAULT_CAPACITY_SETTINGS);
+    const svg = capacityPlot(analysis, 300);
+    expect(svg).toMatch(/^<svg /);
+    expect(svg).toContain("Achieved throughput");
+    expect(svg).toContain("p95 latency");
+    expect(svg).toContain("knee 2000/s offered");
+    const knee = capacitySeries(analysis).find((s) => s.name === "capacity_knee_requests_per_second");
+    expect(knee?.samples[0]?.value).toBeCloseTo(2000, 0);
+  });
+});
+
+describe("USL fit", () => {
+  it("should recover contention and coherency from points on a known curve", () => {
+    const truth = { lambda: 900, sigma: 0.05, kappa: 0.0004 };
+    const points = [1, 2, 4, 8, 16, 32, 48, 64, 96].map((n) => ({ n, x: uslThroughput(truth, n) }));
+    const fit = fitUsl(points);
+    expect(fit?.sigma).toBeCloseTo(0.05, 2);
+    expect(fit?.kappa).toBeCloseTo(0.0004, 5);
+    expect(fit?.lambda).toBeCloseTo(900, -1);
+    expect(fit?.rSquared).toBeGreaterThan(0.999);
+    expect(fit?.peakConcurrency).toBeCloseTo(Math.sqrt(0.95 / 0.0004), 0);
+  });
+
+  it("should fit noisy points with a lower but honest R^2", () => {
+    const truth = { lambda: 500, sigma: 0.1, kappa: 0.001 };
+    const points = [1, 3, 6, 10, 15, 20, 30, 45, 60].map((n, i) => ({
+      n,
+      x: uslThroughput(truth, n) * (i % 2 ? 1.08 : 0.93),
+    }));
+    const fit = fitUsl(points);
+    expect(fit?.rSquared).toBeGreaterThan(0.8);
+    expect(fit?.rSquared).toBeLessThan(0.999);
+    expect(fit?.sigma).toBeGreaterThan(0);
+  });
+
+  it("should give no fit with fewer than three usable points", () => {
+    expect(
+      fitUsl([
+        { n: 1, x: 100 },
+        { n: 0, x: 0 },
+        { n: 2, x: 190 },
+      ]),
+    ).toBeUndefined();
+  });
+});
