@@ -14,6 +14,7 @@ import { WEBHOOK_SCENARIO, extensionsFor } from "../lib/harness/extensions.ts";
 import { prepareChaos } from "../lib/harness/chaos/prepare-chaos.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
+import { DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
@@ -334,6 +335,68 @@ program
     });
     process.exitCode = outcome.exitCode;
   });
+
+program
+  .command("k8s")
+  .description("write k6-operator manifests (ConfigMap with the bundled script, TestRun with parallelism n)")
+  .argument("<scenario>", "scenario name (harness list)")
+  .requiredOption("--base-url <url>", "the partner API as the runner pods reach it", httpUrl)
+  .addOption(new Option("--parallelism <n>", "runner pods (execution segments)").argParser(integer).default(3))
+  .addOption(
+    new Option("--keys-secret <name/key>", "the Secret and key holding the comma-separated API keys").default(
+      "atd-api-keys/keys",
+    ),
+  )
+  .addOption(new Option("--namespace <ns>", "namespace of the manifests"))
+  .addOption(new Option("--profile <name>", "load profile").choices(Object.keys(PROFILES)).default("average"))
+  .addOption(new Option("--duration <duration>", "the profile's main stage length (k6 syntax)"))
+  .addOption(
+    new Option("--prometheus-rw <url>", "remote-write URL the runners stream their samples to").argParser(httpUrl),
+  )
+  .addOption(new Option("--image <image>", "runner image").default(DEFAULT_RUNNER_IMAGE))
+  .addOption(new Option("--name <name>", "name of the ConfigMap and TestRun (and the samples' testid)"))
+  .addOption(new Option("--out <dir>", "where the manifests go").default(path.join(REPORTS_DIR, "k8s")))
+  .action(
+    async (
+      scenario: string,
+      flags: {
+        baseUrl: string;
+        parallelism: number;
+        keysSecret: string;
+        namespace?: string;
+        profile: string;
+        duration?: string;
+        prometheusRw?: string;
+        image: string;
+        name?: string;
+        out: string;
+      },
+    ) => {
+      const [secret, key] = flags.keysSecret.split("/");
+      if (!secret || !key) {
+        throw new HarnessError(
+          `Failed to write the manifests: --keys-secret "${flags.keysSecret}" is not <secret>/<key>. Please give e.g. atd-api-keys/keys.`,
+          EXIT.usage,
+        );
+      }
+      const file = await writeK8sManifests(
+        {
+          scenario,
+          parallelism: flags.parallelism,
+          namespace: flags.namespace,
+          baseUrl: flags.baseUrl,
+          keysSecret: { name: secret, key },
+          profile: flags.profile,
+          duration: flags.duration,
+          prometheusRw: flags.prometheusRw,
+          image: flags.image,
+          name: flags.name,
+        },
+        path.resolve(flags.out),
+      );
+      console.log(`manifests: ${path.relative(process.cwd(), file) || file} (kubectl apply -f)`);
+    },
+  );
 
 program
   .command("report")

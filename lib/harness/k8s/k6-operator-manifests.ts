@@ -1,0 +1,97 @@
+/**
+ * `harness k8s <scenario>`: the manifests that run a scenario on a cluster with the k6-operator, which splits the test
+ * over `parallelism` runner pods with execution segments (the same mechanism as `harness run --segments`).
+ *
+ * - A ConfigMap holds the bundled script (dist/k6/<scenario>.js: one self-contained file, as k6 needs it).
+ * - A TestRun (k6.io/v1alpha1) runs it; the runners get the target and the run's settings as ATD_* variables, and the
+ *   API keys from a Secret by reference (secretKeyRef), never inline: manifests end up in repositories and CI logs.
+ * - Results come back through Prometheus remote write: every runner streams its samples tagged testid=<name>, trends
+ *   as native histograms, and the same verdict code as a local run judges them (README, "Distributed"): thresholds
+ *   on all runners' samples together, never per runner.
+ */
+import { stringify } from "yaml";
+import { K6_ENV } from "../../contract/index.ts";
+
+export interface K6OperatorRequest {
+  scenario: string;
+  /** The bundled script's text. */
+  script: string;
+  parallelism: number;
+  /** DNS-1123 name for the ConfigMap and TestRun; also the testid the samples are tagged with. */
+  name: string;
+  namespace: string | undefined;
+  /** The partner API as the runner pods reach it. */
+  baseUrl: string;
+  /** The Secret (and key in it) holding the comma-separated API keys. */
+  keysSecret: { name: string; key: string };
+  profile: string;
+  duration: string | undefined;
+  /** Prometheus remote-write URL the runners push to. */
+  prometheusRw: string | undefined;
+  /** The runner image: a k6 build with the same extensions as .tools/bin/k6 (none beyond k6's own outputs). */
+  image: string;
+}
+
+export type Manifest = Record<string, unknown>;
+
+/** Kubernetes names: lower-case alphanumerics and '-', at most 63 characters. */
+export function k8sName(text: string): string {
+  const name = text
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63)
+    .replace(/-+$/, "");
+  return name || "atd-run";
+}
+
+export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
+  const file = `${request.scenario}.js`;
+  const metadata = {
+    name: request.name,
+    ...(request.namespace ? { namespace: request.namespace } : {}),
+    labels: { "app.kubernetes.io/part-of": "atd-harness", "atd-harness/scenario": request.scenario },
+  };
+  const env: Manifest[] = [
+    { name: K6_ENV.baseUrl, value: request.baseUrl },
+    { name: K6_ENV.profile, value: request.profile },
+    ...(request.duration ? [{ name: K6_ENV.duration, value: request.duration }] : []),
+    { name: K6_ENV.summaryPath, value: "/tmp/k6-summary.json" },
+    {
+      name: K6_ENV.apiKeys,
+      valueFrom: { secretKeyRef: { name: request.keysSecret.name, key: request.keysSecret.key } },
+    },
+    { name: "K6_NO_USAGE_REPORT", value: "true" },
+  ];
+  const args = ["--log-format=json"];
+  if (request.prometheusRw) {
+    args.push("--out=experimental-prometheus-rw", `--tag=testid=${request.name}`);
+    env.push(
+      { name: "K6_PROMETHEUS_RW_SERVER_URL", value: request.prometheusRw },
+      { name: "K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM", value: "true" },
+    );
+  }
+  return [
+    { apiVersion: "v1", kind: "ConfigMap", metadata, data: { [file]: request.script } },
+    {
+      apiVersion: "k6.io/v1alpha1",
+      kind: "TestRun",
+      metadata,
+      spec: {
+        parallelism: request.parallelism,
+        script: { configMap: { name: request.name, file } },
+        arguments: args.join(" "),
+        // Each runner would otherwise evaluate the thresholds on its own share and abort on its own: the verdict is
+        // the harness's, on all runners' samples.
+        separate: false,
+        cleanup: "post",
+        runner: { image: request.image, env },
+      },
+    },
+  ];
+}
+
+/** The manifests as one YAML stream (kubectl apply -f). */
+export function manifestsYaml(manifests: readonly Manifest[]): string {
+  return manifests.map((m) => stringify(m, { lineWidth: 0 })).join("---\n");
+}

@@ -1,0 +1,29 @@
+/** `harness k8s <scenario>`: bundles the scenario and writes its k6-operator manifests (k6-operator-manifests.ts). */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { bundleScenarios } from "../bundle.ts";
+import { EXIT, HarnessError } from "../exit-codes.ts";
+import { traitsOf } from "../scenario-traits.ts";
+import { k6OperatorManifests, k8sName, manifestsYaml, type K6OperatorRequest } from "./k6-operator-manifests.ts";
+
+/** The runner image: k6 of the release the harness is pinned to (scripts/ensure-k6). */
+export const DEFAULT_RUNNER_IMAGE = "grafana/k6:2.2.0";
+
+export async function writeK8sManifests(
+  request: Omit<K6OperatorRequest, "script" | "name"> & { name?: string },
+  outDir: string,
+): Promise<string> {
+  if (request.parallelism > 1 && !traitsOf(request.scenario).splittable) {
+    throw new HarnessError(
+      `Failed to write the manifests: ${request.scenario} must see every request of its keys in one k6 process. Please use --parallelism 1.`,
+      EXIT.usage,
+    );
+  }
+  const bundle = (await bundleScenarios([request.scenario])).get(request.scenario) as string;
+  const name = k8sName(request.name ?? `atd-${request.scenario}-${Date.now().toString(36)}`);
+  const manifests = k6OperatorManifests({ ...request, name, script: await readFile(bundle, "utf8") });
+  await mkdir(outDir, { recursive: true });
+  const file = path.join(outDir, `${name}.yaml`);
+  await writeFile(file, manifestsYaml(manifests));
+  return file;
+}

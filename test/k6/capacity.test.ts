@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CAPACITY_STEP_RATES } from "../../lib/k6/profiles.ts";
+import { runHarnessProcess } from "./harness-process.ts";
+
+describe("harness run capacity (short steps)", () => {
+  it("should find the knee, write the plot and the gauges", async () => {
+    // 3 s holds: 12 steps in about a minute. The rate limit is raised so throttling cannot cap the run.
+    const result = await runHarnessProcess(
+      ["run", "capacity", "--duration", "3s", "--service-args", "--rate-limit 1000000"],
+      { timeoutMs: 170_000 },
+    );
+    expect(result.exitCode, result.output).toBe(0);
+    const capacity = result.summary?.extensions.find((e) => e.name === "capacity");
+    expect(capacity?.checks[0]?.verdict).toBe("pass");
+    expect(capacity?.figures.kneeOfferedPerSecond).toBeGreaterThanOrEqual(CAPACITY_STEP_RATES[0] ?? 0);
+    expect(capacity?.figures.safeOperatingRatePerSecond).toBeGreaterThan(0);
+    const data = JSON.parse(readFileSync(path.join(result.runDir ?? "", "capacity.json"), "utf8")) as {
+      steps: { requests: number; p95Ms: number }[];
+    };
+    expect(data.steps).toHaveLength(CAPACITY_STEP_RATES.length);
+    expect(data.steps.every((s) => s.requests > 0 && s.p95Ms > 0)).toBe(true);
+    expect(readFileSync(path.join(result.runDir ?? "", "capacity.svg"), "utf8")).toMatch(/^<svg [\s\S]*knee/);
+    const prom = readFileSync(path.join(result.runDir ?? "", "metrics.prom"), "utf8");
+    expect(prom).toMatch(/atd_capacity_knee_requests_per_second\{[^}]*\} \d/);
+    expect(prom).toMatch(/atd_capacity_step_throughput_requests_per_second\{[^}]*offered="100"/);
+  });
+});
