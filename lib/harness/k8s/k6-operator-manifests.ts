@@ -8,6 +8,8 @@
  * - Results come back through Prometheus remote write: every runner streams its samples tagged testid=<name>, trends
  *   as native histograms, and the same verdict code as a local run judges them (README, "Distributed"): thresholds
  *   on all runners' samples together, never per runner.
+ * - Not yet: every runner pod reads the same Secret, so the keys are not partitioned per runner as `--segments` does
+ *   locally. That needs the k6 side to take its slice of ATD_API_KEYS by its execution segment (lib/k6/partner.ts).
  */
 import { stringify } from "yaml";
 import { K6_ENV } from "../../contract/index.ts";
