@@ -25,7 +25,10 @@ export async function listScenarios(): Promise<ScenarioInfo[]> {
         .map((l) => l.replace(/^\s*\*\s?/, "").trim())
         .join(" ")
         .trim();
-      return { name: file.replace(/\.ts$/, ""), description: /^[^.]*\.?/.exec(prose)?.[0] ?? "", source };
+      // The first sentence: up to a full stop followed by a space (not "7.2" or "history.ts"), kept to one line.
+      const sentence = /^.*?[.](?=\s|$)/.exec(prose)?.[0] ?? prose;
+      const description = sentence.length > 110 ? `${sentence.slice(0, 107).trimEnd()}...` : sentence;
+      return { name: file.replace(/\.ts$/, ""), description, source };
     }),
   );
 }

@@ -1,0 +1,275 @@
+/** The alternatives scenario's options, setup and iteration; scenarios/alternatives.ts is its entry file. */
+import http from "k6/http";
+import exec from "k6/execution";
+import type { Options } from "k6/options";
+import {
+  ALTERNATIVES_OBSERVATION_MARKER,
+  ENDPOINTS as ENDPOINTS_SPEC,
+  HEADERS,
+  fillPath,
+  isRecord,
+  todayUtc,
+  type AlternativesObservation,
+  type BookingRequest,
+  type EndpointName,
+} from "../../contract/index.ts";
+import { checkResponse, expectThat } from "../checks.ts";
+import { toApiResponse, type ApiClient, type ApiResponse, type Json } from "../client.ts";
+import { loadConfig } from "../config.ts";
+import { loadSlo } from "../options.ts";
+import { partnerClient } from "../partner.ts";
+import { thresholdsFor } from "../slo.ts";
+import { controlCall, readInventory, setSlots, type ControlSettings } from "./control.ts";
+import { hotSet, parseControlProductTypes, type ControlProductType } from "./hot-set.ts";
+import { planFor, type Plan } from "./plan.ts";
+import {
+  ALTERNATIVES_CHECKS as C,
+  accuracy,
+  arraysProblem,
+  entriesProblem,
+  firstSuggestion,
+  requestedProblem,
+  snapshotFrom,
+  unchangedProblem,
+  rawErrorWithoutAlternatives,
+} from "./rules.ts";
+
+const config = loadConfig(__ENV);
+const ENDPOINTS: readonly EndpointName[] = ["priceListDate", "bookingCreate", "bookingConfirm"];
+/** Iterations per second: each one is some 40 control calls and 6 API calls. */
+const RATE = 2;
+
+const thresholds = thresholdsFor(ENDPOINTS, loadSlo(config), 0);
+// A functional driver, not load: the 422s are expected, and an iteration k6 could not start is no fault of the API.
+delete thresholds.http_req_failed;
+delete thresholds.dropped_iterations;
+
+export const options: Options = {
+  scenarios: {
+    alternatives: {
+      executor: "constant-arrival-rate",
+      rate: RATE,
+      timeUnit: "1s",
+      duration: config.duration ?? "10s",
+      preAllocatedVUs: 4,
+      maxVUs: 8,
+    },
+  },
+  thresholds,
+  summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
+};
+
+interface Setup {
+  control: ControlSettings;
+  types: ControlProductType[];
+  today: string;
+  /** Indexes in ATD_API_KEYS of a key with the feature and one without. */
+  withFeature: number;
+  without: number;
+}
+
+export function setup(): Setup {
+  const control = config.control;
+  if (!control) {
+    throw new Error(
+      "Failed to set up the alternatives scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness against a target with a control API.",
+    );
+  }
+  const partners = controlCall(control, "control partners", "GET", "/__control/partners").data;
+  const feature = new Map<string, boolean>();
+  for (const p of Array.isArray(partners) ? partners.filter(isRecord) : [])
+    feature.set(String(p.apiKey), p.alternatives === true);
+  const withFeature = config.apiKeys.findIndex((k) => feature.get(k) === true);
+  const without = config.apiKeys.findIndex((k) => feature.get(k) === false);
+  if (withFeature < 0 || without < 0) {
+    throw new Error(
+      "Failed to set up the alternatives scenario: the run needs a key with alternatives on and one with them off. Please pass both kinds of key.",
+    );
+  }
+  const types = hotSet(
+    parseControlProductTypes(
+      controlCall(control, "control product types", "GET", "/__control/product-types?limit=1000").data,
+    ),
+  );
+  if (types.length === 0) {
+    throw new Error(
+      "Failed to set up the alternatives scenario: the catalogue has no suitable product type. Please use a larger catalogue (--products).",
+    );
+  }
+  const clock = controlCall(control, "control clock", "GET", "/__control/clock").data;
+  const today = isRecord(clock) && typeof clock.nowMs === "number" ? todayUtc(clock.nowMs) : todayUtc();
+  return { control, types, today, withFeature, without };
+}
+
+function clientFor(key: number): ApiClient {
+  return partnerClient(config, key);
+}
+
+function reserve(client: ApiClient, plan: Plan, n: number, reference: string): ApiResponse<Json> {
+  const request: BookingRequest = {
+    productTypeUuid: plan.type.uuid,
+    date: plan.date,
+    ...(plan.timeslot === undefined ? {} : { timeslot: plan.timeslot }),
+    adults: 1,
+    customer: {
+      firstName: "Alt",
+      lastName: `Tester${n}`,
+      salutation: "Ms",
+      email: `alt.tester+${n}@example.com`,
+      phone: "+6560000000",
+    },
+    options: plan.type.requiredOptions.map((o) => ({
+      uuid: o.uuid,
+      value: o.type === "select" ? (o.values[0] ?? "") : "alternatives",
+    })),
+    partnerReference: reference,
+  };
+  return client.createBooking(request);
+}
+
+/** Churn (product type withdrawn, seats cut) may refuse a reservation; anything else is a fault. */
+function reserved(res: ApiResponse<Json>): string | undefined {
+  const ok = res.status === 201 || res.status === 200;
+  expectThat(
+    C.setup,
+    ok || res.status === 410 || res.status === 422
+      ? undefined
+      : `POST /v2/bookings answered ${res.status}${res.error ? ` (${res.error.code})` : ""}`,
+  );
+  return ok && res.data ? String(res.data.uuid) : undefined;
+}
+
+/**
+ * Confirms and keeps the raw body beside the parsed answer: rule 1 compares the 422 fields byte for byte, and a
+ * parse (k6's Go-side json() in particular) need not keep key order.
+ */
+function confirmRaw(client: ApiClient, uuid: string) {
+  const path = fillPath(ENDPOINTS_SPEC.bookingConfirm.path, { uuid });
+  const res = http.request("PUT", `${client.options.baseUrl}${path}`, null, {
+    headers: { [HEADERS.auth]: client.options.apiKey, Accept: "application/json" },
+    tags: { endpoint: "bookingConfirm", name: ENDPOINTS_SPEC.bookingConfirm.path },
+    timeout: client.options.timeout,
+  });
+  const text = typeof res.body === "string" ? res.body : "";
+  let error: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (isRecord(parsed) && isRecord(parsed.error)) error = parsed.error;
+  } catch {
+    // not JSON: the status check reports it
+  }
+  return { status: res.status, text, error, res: toApiResponse<Json>("bookingConfirm", res) };
+}
+
+function logObservation(observation: AlternativesObservation): void {
+  console.warn(`${ALTERNATIVES_OBSERVATION_MARKER}${JSON.stringify(observation)}`);
+}
+
+/** Rule 8: book the first suggestion for a customer the way a partner must, after a fresh single-date check. */
+function followUp(setupData: Setup, plan: Plan, alt: Record<string, unknown>, n: number): void {
+  const pick = firstSuggestion(alt);
+  if (!pick) return;
+  const client = clientFor(setupData.withFeature);
+  const bookable = () => {
+    const single = client.getPriceForDate(plan.type.uuid, pick.date);
+    if (!checkResponse(single) || single.data?.available !== true) return false;
+    if (pick.timeslot === undefined) return true;
+    const slots = Array.isArray(single.data.timeslots) ? single.data.timeslots.filter(isRecord) : [];
+    return slots.some((s) => s.timeslot === pick.timeslot && s.available === true);
+  };
+  // A churn change between the 422 and now may have taken the slot: then the partner offers nothing, no fault.
+  if (!bookable()) return;
+  const created = reserve(client, { ...plan, date: pick.date, timeslot: pick.timeslot }, n, `alt-follow-${n}`);
+  const uuid = reserved(created);
+  if (!uuid) return;
+  const confirmed = client.confirmBooking(uuid);
+  let problem: string | undefined;
+  if (confirmed.status !== 200) {
+    // Seats taken by churn between the check and the confirm: the fresh check now says so. Otherwise, a fault.
+    problem = bookable()
+      ? `${pick.date}${pick.timeslot ? ` ${pick.timeslot}` : ""} checked bookable, booked, and the confirm answered ${confirmed.status}${confirmed.error ? ` (${confirmed.error.code})` : ""}`
+      : undefined;
+  }
+  expectThat(C.followUp, problem);
+}
+
+export default function alternatives(setupData: Setup): void {
+  const n = exec.scenario.iterationInTest;
+  const plan = planFor(n, setupData.types, setupData.today);
+  if (!plan) return;
+  const control = setupData.control;
+  const shapedAt = Date.now();
+  const refused = setSlots(control, plan.type.uuid, plan.shape);
+  if (!expectThat(C.groundTruth, refused === 0 ? undefined : `${refused} inventory changes refused by the control API`))
+    return;
+
+  const on = clientFor(setupData.withFeature);
+  const off = clientFor(setupData.without);
+  const onUuid = reserved(reserve(on, plan, n, `alt-on-${n}`));
+  const offUuid = reserved(reserve(off, plan, n, `alt-off-${n}`));
+  if (!onUuid || !offUuid) return;
+  setSlots(control, plan.type.uuid, plan.sellOut);
+
+  const confirmAt = Date.now();
+  const withFeature = confirmRaw(on, onUuid);
+  const truth = readInventory(control, plan.type.uuid, plan.date, plan.truthEnd);
+  const truthAt = Date.now();
+  const withoutFeature = confirmRaw(off, offUuid);
+  const booking = { date: plan.date, timeslot: plan.timeslot };
+  const base: AlternativesObservation = {
+    productTypeUuid: plan.type.uuid,
+    date: plan.date,
+    ...(plan.timeslot === undefined ? {} : { timeslot: plan.timeslot }),
+    shapedAt,
+    confirmAt,
+    truthAt,
+    kind: "422",
+    suggested: [],
+    expected: [],
+    qtyMismatches: [],
+    qtyCompared: 0,
+  };
+  if (withFeature.status !== 422 || withoutFeature.status !== 422) {
+    // A churn change may have reopened the slot; the harness tells that apart from a fault with churn.jsonl.
+    logObservation({
+      ...base,
+      kind: "confirmed-after-sell-out",
+      status: withFeature.status,
+      statusWithout: withoutFeature.status,
+    });
+    return;
+  }
+  checkResponse(withFeature.res, 422);
+  const errorOn = withFeature.error;
+  const errorOff = withoutFeature.error;
+  expectThat(
+    C.rule1OptIn,
+    "alternatives" in errorOff
+      ? `alternatives sent to a key without the feature: ${JSON.stringify(errorOff.alternatives).slice(0, 120)}`
+      : undefined,
+  );
+  const rawOn = rawErrorWithoutAlternatives(withFeature.text);
+  const rawOff = rawErrorWithoutAlternatives(withoutFeature.text);
+  expectThat(
+    C.rule1Identical,
+    rawOn !== undefined && rawOn === rawOff
+      ? undefined
+      : `with the feature ${String(rawOn).slice(0, 200)}; without ${String(rawOff).slice(0, 200)}`,
+  );
+  expectThat(C.rule9Unchanged, unchangedProblem(errorOn, errorOff));
+
+  const alt = isRecord(errorOn.alternatives) ? errorOn.alternatives : undefined;
+  if (alt) {
+    expectThat(C.rule3Arrays, arraysProblem(alt));
+    expectThat(C.rule4Requested, requestedProblem(alt, booking));
+    expectThat(C.entryShape, entriesProblem(alt, plan.timeslot !== undefined));
+  }
+  const snapshot = truth.status === 200 ? snapshotFrom(truth.data) : undefined;
+  if (
+    !expectThat(C.groundTruth, snapshot ? undefined : `GET /__control/inventory answered ${truth.status}`) ||
+    !snapshot
+  )
+    return;
+  logObservation({ ...base, carried: alt !== undefined, ...accuracy(alt, snapshot, booking) });
+  if (alt) followUp(setupData, plan, alt, n);
+}
