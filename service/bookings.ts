@@ -160,11 +160,13 @@ export class BookingService {
     }
     const readCancellation = b.cancellationRequestStatus;
     const lostUpdate = state.defects.on("booking-cancel-lost-update");
-    if (state.defects.on("booking-double-confirm")) await new Promise((resolve) => setImmediate(resolve));
+    // The defects' awaits stand for a slow store read: 20 ms, so that two requests sent at once reliably overlap in it
+    // (a single event-loop turn was too narrow for a matrix test that must catch the bug every time).
+    if (state.defects.on("booking-double-confirm")) await new Promise((resolve) => setTimeout(resolve, 20));
     // The read-modify-write spans a slow store write, wide enough for a concurrent cancel to land in it.
     if (lostUpdate) await new Promise((resolve) => setTimeout(resolve, 20));
     if (!this.confirmable(b)) throw this.#confirmFailure(b);
-    if (state.defects.on("booking-oversell-race")) await new Promise((resolve) => setImmediate(resolve));
+    if (state.defects.on("booking-oversell-race")) await new Promise((resolve) => setTimeout(resolve, 20));
     const slot = this.slotOf(b);
     const q = quantity(b);
     slot.supply -= q;

@@ -61,3 +61,16 @@ describe("partner traffic against the embedded service", () => {
     expect(result.output).toMatch(/FAIL {2}threshold http_req_duration\{endpoint:bookingCreate\} p\(95\)<0\.001/);
   });
 });
+
+describe("dropped iterations", () => {
+  it("should fail the run when the open model drops more iterations than the SLO allows", async () => {
+    // Five seconds of think time between calls: each catalogue-sync iteration takes half a minute, so at 5
+    // iterations/s the smoke profile's VUs run out and k6 drops iterations instead of slowing the arrival rate.
+    const traffic = tempFile("traffic.json", { thinkTimeSeconds: { min: 5, max: 5 } });
+    const result = await runHarnessProcess(["run", "catalogue", "--duration", "12s", "--traffic", traffic]);
+    expect(result.exitCode, result.output).toBe(1);
+    const dropped = result.summary?.scenarios[0]?.thresholds.find((t) => t.metric === "dropped_iterations");
+    expect(dropped?.verdict).toBe("fail");
+    expect(result.summary?.scenarios[0]?.metrics.droppedIterations).toBeGreaterThan(0);
+  });
+});
