@@ -25,7 +25,46 @@ export function scenarioOptions(
   return {
     scenarios: { [scenario.name]: { ...profile, exec: scenario.exec ?? "default" } },
     thresholds: thresholdsFor(scenario.endpoints, loadSlo(config), expectedIterations(profile)),
-    // count: per-endpoint request counts (the observed mix) come from the per-endpoint duration sub-metrics.
-    summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
+    summaryTrendStats: SUMMARY_TREND_STATS,
+  };
+}
+
+/** count: per-endpoint request counts (the observed mix) come from the per-endpoint duration sub-metrics. */
+const SUMMARY_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"];
+
+/**
+ * Options of a functional driver (alternatives, invariants, webhooks): a fixed small arrival rate whatever the
+ * load profile, the SLO table's thresholds, but none on dropped iterations (an iteration the executor could not
+ * start is no fault of the API) and, where expected error answers are the point, none on failed requests.
+ */
+export function functionalOptions(
+  config: K6Config,
+  scenario: {
+    name: string;
+    /** Iterations per second. */
+    rate: number;
+    defaultDuration: string;
+    endpoints: readonly EndpointName[];
+    maxVUs: number;
+    /** False when 4xx answers (409, 422) are expected and judged by the scenario's own checks. */
+    judgeFailedRequests: boolean;
+  },
+): Options {
+  const thresholds = thresholdsFor(scenario.endpoints, loadSlo(config), 0);
+  delete thresholds.dropped_iterations;
+  if (!scenario.judgeFailedRequests) delete thresholds.http_req_failed;
+  return {
+    scenarios: {
+      [scenario.name]: {
+        executor: "constant-arrival-rate",
+        rate: scenario.rate,
+        timeUnit: "1s",
+        duration: config.duration ?? scenario.defaultDuration,
+        preAllocatedVUs: Math.min(4, scenario.maxVUs),
+        maxVUs: scenario.maxVUs,
+      },
+    },
+    thresholds,
+    summaryTrendStats: SUMMARY_TREND_STATS,
   };
 }

@@ -16,9 +16,8 @@ import {
 import { checkResponse, expectThat } from "../checks.ts";
 import { toApiResponse, type ApiClient, type ApiResponse, type Json } from "../client.ts";
 import { loadConfig } from "../config.ts";
-import { loadSlo } from "../options.ts";
+import { functionalOptions } from "../options.ts";
 import { partnerClient } from "../partner.ts";
-import { thresholdsFor } from "../slo.ts";
 import { controlCall, readInventory, setSlots, type ControlSettings } from "./control.ts";
 import { hotSet, parseControlProductTypes, type ControlProductType } from "./hot-set.ts";
 import { planFor, type Plan } from "./plan.ts";
@@ -39,25 +38,15 @@ const ENDPOINTS: readonly EndpointName[] = ["priceListDate", "bookingCreate", "b
 /** Iterations per second: each one is some 40 control calls and 6 API calls. */
 const RATE = 2;
 
-const thresholds = thresholdsFor(ENDPOINTS, loadSlo(config), 0);
-// A functional driver, not load: the 422s are expected, and an iteration k6 could not start is no fault of the API.
-delete thresholds.http_req_failed;
-delete thresholds.dropped_iterations;
-
-export const options: Options = {
-  scenarios: {
-    alternatives: {
-      executor: "constant-arrival-rate",
-      rate: RATE,
-      timeUnit: "1s",
-      duration: config.duration ?? "10s",
-      preAllocatedVUs: 4,
-      maxVUs: 8,
-    },
-  },
-  thresholds,
-  summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
-};
+// A functional driver, not load: the 422s are expected.
+export const options: Options = functionalOptions(config, {
+  name: "alternatives",
+  rate: RATE,
+  defaultDuration: "10s",
+  endpoints: ENDPOINTS,
+  maxVUs: 8,
+  judgeFailedRequests: false,
+});
 
 interface Setup {
   control: ControlSettings;

@@ -3,8 +3,7 @@ import exec from "k6/execution";
 import type { Options } from "k6/options";
 import { addDays, isRecord, todayUtc, type EndpointName } from "../../contract/index.ts";
 import { loadConfig } from "../config.ts";
-import { loadSlo } from "../options.ts";
-import { thresholdsFor } from "../slo.ts";
+import { functionalOptions } from "../options.ts";
 import { controlCall, readInventory, setSlots, type ControlSettings } from "../alternatives/control.ts";
 import { invariantTypes, parseControlProductTypes, type ControlProductType } from "../alternatives/hot-set.ts";
 import { invoke, logOperation, type Caller } from "./history.ts";
@@ -18,25 +17,15 @@ const RACERS = 4;
 const FIRST_DAY = 30;
 const LAST_DAY = 330;
 
-const thresholds = thresholdsFor(ENDPOINTS, loadSlo(config), 0);
 // 409 and 422 are expected answers here, and the harness judges the history, not k6.
-delete thresholds.http_req_failed;
-delete thresholds.dropped_iterations;
-
-export const options: Options = {
-  scenarios: {
-    invariants: {
-      executor: "constant-arrival-rate",
-      rate: 3,
-      timeUnit: "1s",
-      duration: config.duration ?? "10s",
-      preAllocatedVUs: 4,
-      maxVUs: 8,
-    },
-  },
-  thresholds,
-  summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
-};
+export const options: Options = functionalOptions(config, {
+  name: "invariants",
+  rate: 3,
+  defaultDuration: "10s",
+  endpoints: ENDPOINTS,
+  maxVUs: 8,
+  judgeFailedRequests: false,
+});
 
 interface Setup {
   control: ControlSettings;

@@ -14,9 +14,8 @@ import type { ApiClient, Json } from "../client.ts";
 import { checkResponse, expectThat } from "../checks.ts";
 import { loadConfig } from "../config.ts";
 import { loadWebhookSettings, recordExpectation } from "../expectations.ts";
-import { loadSlo } from "../options.ts";
+import { functionalOptions } from "../options.ts";
 import { partnerClient } from "../partner.ts";
-import { thresholdsFor } from "../slo.ts";
 import type { SampleProductType } from "../traffic/catalogue-sample.ts";
 import { bookingRequestFor } from "../traffic/journeys.ts";
 
@@ -33,24 +32,15 @@ const CANCELLATION_DELAY_SECONDS = 31;
 
 // A functional driver, not load: the API's latency SLOs belong to the load scenarios (a p95 of a few dozen calls is
 // their maximum), and an iteration the executor could not start costs events, which the sink judges.
-const thresholds = thresholdsFor([], loadSlo(config), 0);
-delete thresholds.dropped_iterations;
-
-export const options: Options = {
-  scenarios: {
-    webhooks: {
-      executor: "constant-arrival-rate",
-      rate: RATE,
-      timeUnit: "1s",
-      duration: config.duration ?? "8s",
-      // One VU: the clock moves for everyone, so the flows must not overlap.
-      preAllocatedVUs: 1,
-      maxVUs: 1,
-    },
-  },
-  thresholds,
-  summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
-};
+export const options: Options = functionalOptions(config, {
+  name: "webhooks",
+  rate: RATE,
+  defaultDuration: "8s",
+  endpoints: [],
+  // One VU: the clock moves for everyone, so the flows must not overlap.
+  maxVUs: 1,
+  judgeFailedRequests: true,
+});
 
 interface WebhookSample {
   instant: SampleProductType;
