@@ -5,5 +5,6 @@ export * from "./key-sets.ts";
 export * from "./limits.ts";
 export * from "./types.ts";
 export * from "./run-protocol.ts";
+export * from "./execution-segments.ts";
 export * from "./dates.ts";
 export * from "./alternatives.ts";

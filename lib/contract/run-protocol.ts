@@ -7,6 +7,11 @@ import type { WebhookEventType } from "./types.ts";
 export const K6_ENV = {
   baseUrl: "ATD_BASE_URL",
   apiKeys: "ATD_API_KEYS",
+  /**
+   * "1": every runner gets all keys and takes its own slice by its execution segment (lib/contract/execution-segments.ts);
+   * set by the k6-operator manifests. `harness run --segments` slices the keys itself and leaves it off.
+   */
+  keysBySegment: "ATD_KEYS_BY_SEGMENT",
   profile: "ATD_PROFILE",
   duration: "ATD_DURATION",
   requestTimeout: "ATD_REQUEST_TIMEOUT",

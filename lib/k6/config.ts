@@ -4,13 +4,24 @@
  * fails the run with a message that says what to change.
  */
 
-import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm } from "../contract/index.ts";
+import {
+  ExecutionSegmentError,
+  partitionKeys,
+  RATE_LIMIT_ALGORITHMS,
+  segmentPosition,
+  type RateLimitAlgorithm,
+} from "../contract/index.ts";
 
 export interface K6Config {
   /** Base URL of the partner API, without a trailing slash. ATD_BASE_URL. */
   baseUrl: string;
   /** API keys to spread traffic over, comma separated. ATD_API_KEYS. */
   apiKeys: string[];
+  /**
+   * ATD_KEYS_BY_SEGMENT=1: this k6 process spends only its execution segment's slice of apiKeys (runnerKeys), as a
+   * k6-operator runner that reads the same Secret as all the others must. Off: all of apiKeys.
+   */
+  keysBySegment: boolean;
   /** Name of the load profile (see profiles.ts). ATD_PROFILE. */
   profile: string;
   /** Overrides the profile's main duration, k6 duration syntax (e.g. 30s, 5m). ATD_DURATION. */
@@ -106,6 +117,7 @@ export function loadConfig(env: Env): K6Config {
   return {
     baseUrl,
     apiKeys,
+    keysBySegment: (choice(env, "ATD_KEYS_BY_SEGMENT", ["0", "1"] as const) ?? "0") === "1",
     profile: env.ATD_PROFILE?.trim() || "smoke",
     duration: duration(env, "ATD_DURATION", undefined),
     requestTimeout: duration(env, "ATD_REQUEST_TIMEOUT", "10s") ?? "10s",
@@ -122,4 +134,43 @@ export function loadConfig(env: Env): K6Config {
       outsideList: choice(env, "ATD_RATE_OUTSIDE_LIST", ["unlimited", "finding"] as const) ?? "unlimited",
     },
   };
+}
+
+/** The API keys one k6 process may spend, and where it stands among the runners of a split run. */
+export interface RunnerKeys {
+  keys: readonly string[];
+  /** This runner's position in the execution segment sequence (0 in a whole run). */
+  index: number;
+  /** How many runners split the test (1 in a whole run): k6 numbers their iterations in turn. */
+  runners: number;
+}
+
+/**
+ * The keys of the runner that runs `segment` of `sequence` (k6's exec.test.options.executionSegment and
+ * executionSegmentSequence, readable only once the VU runs): with keysBySegment its slice of apiKeys, cut exactly as
+ * `harness run --segments` cuts them (partitionKeys); otherwise all of apiKeys.
+ */
+export function runnerKeysOf(
+  config: K6Config,
+  segment: string | null | undefined,
+  sequence: string | null | undefined,
+): RunnerKeys {
+  let position: { index: number; count: number };
+  try {
+    position = segmentPosition(segment, sequence);
+  } catch (error) {
+    if (!(error instanceof ExecutionSegmentError)) throw error;
+    if (!config.keysBySegment) return { keys: config.apiKeys, index: 0, runners: 1 };
+    throw new ConfigError(
+      `Failed to pick this runner's API keys: ${error.message}. Please run k6 with --execution-segment and --execution-segment-sequence as the k6-operator does, or unset ATD_KEYS_BY_SEGMENT.`,
+    );
+  }
+  if (!config.keysBySegment) return { keys: config.apiKeys, index: position.index, runners: position.count };
+  const keys = partitionKeys(config.apiKeys, position.count)[position.index] ?? [];
+  if (keys.length === 0) {
+    throw new ConfigError(
+      `Failed to pick this runner's API keys: runner ${String(position.index + 1)} of ${String(position.count)} (execution segment ${segment ?? ""}) gets no key, because ATD_API_KEYS holds only ${String(config.apiKeys.length)} and no two runners may share one. Please put at least ${String(position.count)} keys in ATD_API_KEYS (the Secret) or lower the parallelism.`,
+    );
+  }
+  return { keys, index: position.index, runners: position.count };
 }

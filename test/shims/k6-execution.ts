@@ -8,4 +8,14 @@ export default {
   get scenario() {
     return { iterationInTest: k6State.vu.iterationInScenario };
   },
+  get test() {
+    return {
+      options: { ...k6State.testOptions },
+      // k6 interrupts the VU's runtime: the shim records the reason and stops the caller the same way.
+      abort(reason?: string): never {
+        k6State.aborts.push(reason ?? "");
+        throw new Error(`test aborted: ${reason ?? ""}`);
+      },
+    };
+  },
 };

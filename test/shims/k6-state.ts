@@ -22,6 +22,10 @@ export const k6State = {
   requests: [] as { method: string; url: string; body: string | null; params: ShimParams }[],
   metrics: [] as { metric: string; value: number; tags: Record<string, string> | undefined }[],
   vu: { idInTest: 1, iterationInScenario: 0 },
+  /** exec.test.options: the execution segment and sequence k6 was started with (null: the whole test). */
+  testOptions: { executionSegment: null as string | null, executionSegmentSequence: null as string | null },
+  /** Reasons given to exec.test.abort(). */
+  aborts: [] as string[],
   handler: (() => ({ status: 200, headers: {}, body: "" })) as ShimHandler,
   reset(): void {
     this.checks.length = 0;
@@ -30,6 +34,9 @@ export const k6State = {
     this.metrics.length = 0;
     this.vu.idInTest = 1;
     this.vu.iterationInScenario = 0;
+    this.testOptions.executionSegment = null;
+    this.testOptions.executionSegmentSequence = null;
+    this.aborts.length = 0;
     this.handler = () => ({ status: 200, headers: {}, body: "" });
   },
 };

@@ -58,6 +58,8 @@ describe("k6-operator manifests", () => {
     const keys = env.find((e) => e.name === "ATD_API_KEYS");
     expect(keys).toEqual({ name: "ATD_API_KEYS", valueFrom: { secretKeyRef: { name: "atd-api-keys", key: "keys" } } });
     expect(env.find((e) => e.name === "ATD_BASE_URL")?.value).toBe("http://api.internal:8080");
+    // Every runner reads all keys: each must take its own slice by its execution segment.
+    expect(env.find((e) => e.name === "ATD_KEYS_BY_SEGMENT")?.value).toBe("1");
     expect(env.find((e) => e.name === "K6_PROMETHEUS_RW_SERVER_URL")?.value).toBe(
       "http://prometheus:9090/api/v1/write",
     );

@@ -8,8 +8,10 @@
  * - Results come back through Prometheus remote write: every runner streams its samples tagged testid=<name>, trends
  *   as native histograms, and the same verdict code as a local run judges them (README, "Distributed"): thresholds
  *   on all runners' samples together, never per runner.
- * - Not yet: every runner pod reads the same Secret, so the keys are not partitioned per runner as `--segments` does
- *   locally. That needs the k6 side to take its slice of ATD_API_KEYS by its execution segment (lib/k6/partner.ts).
+ * - Every runner pod reads the same Secret, and ATD_KEYS_BY_SEGMENT=1 makes each take its own slice of the keys by
+ *   the execution segment the operator starts it with: the same split as `harness run --segments` (partitionKeys in
+ *   lib/contract/execution-segments.ts), so no two runners spend one key's allowance. A runner whose slice would be
+ *   empty (fewer keys than parallelism) aborts the test saying so.
  */
 import { stringify } from "yaml";
 import { K6_ENV } from "../../contract/index.ts";
@@ -63,6 +65,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
       name: K6_ENV.apiKeys,
       valueFrom: { secretKeyRef: { name: request.keysSecret.name, key: request.keysSecret.key } },
     },
+    { name: K6_ENV.keysBySegment, value: "1" },
     { name: "K6_NO_USAGE_REPORT", value: "true" },
   ];
   const args = ["--log-format=json"];

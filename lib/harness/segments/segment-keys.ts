@@ -2,6 +2,7 @@
  * Execution segments of a split run and the API keys each gets. k6 runners share no state, so two runners on one
  * key would each spend its allowance believing they have all of it: every key goes to exactly one runner.
  */
+import { partitionKeys } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 
 export interface Segment {
@@ -29,7 +30,10 @@ export function executionSegments(n: number): Segment[] {
   }));
 }
 
-/** Splits the keys into n disjoint slices as even as they go (contiguous, so a slice is easy to read in a log). */
+/**
+ * Splits the keys into n disjoint slices (lib/contract/execution-segments.ts: the same split a k6-operator runner
+ * takes by its segment), refusing a split that leaves a runner without a key.
+ */
 export function partitionKeysAcrossSegments(keys: readonly string[], n: number): string[][] {
   if (keys.length < n) {
     throw new HarnessError(
@@ -37,12 +41,5 @@ export function partitionKeysAcrossSegments(keys: readonly string[], n: number):
       EXIT.usage,
     );
   }
-  const slices: string[][] = [];
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const size = Math.floor(keys.length / n) + (i < keys.length % n ? 1 : 0);
-    slices.push(keys.slice(at, at + size));
-    at += size;
-  }
-  return slices;
+  return partitionKeys(keys, n);
 }

@@ -2,7 +2,7 @@
 import { addDays, todayUtc } from "../../contract/index.ts";
 import { checkResponse } from "../checks.ts";
 import type { K6Config } from "../config.ts";
-import { setupClient } from "../partner.ts";
+import { runnerKeys, setupClient } from "../partner.ts";
 import { readCatalogueSample, type CatalogueSample } from "./catalogue-sample.ts";
 import { bookingRequestFor } from "./journeys.ts";
 import type { TrafficModel } from "./model.ts";
@@ -17,8 +17,9 @@ export function prepareTraffic(config: K6Config, model: TrafficModel): Catalogue
     pageSize: model.catalogueSync.pageSize,
   });
   if (model.weights.backOffice > 0) {
-    // Each key gets one reserved booking, so that the back office's lists are never empty whatever key it uses.
-    const keys = Math.min(config.apiKeys.length, MAX_SEEDED_KEYS);
+    // Each of this runner's keys gets one reserved booking, so that the back office's lists are never empty whatever
+    // key it uses.
+    const keys = Math.min(runnerKeys(config).keys.length, MAX_SEEDED_KEYS);
     for (let k = 0; k < keys; k++) {
       const type = sample.productTypes[k % sample.productTypes.length];
       if (!type) break;
