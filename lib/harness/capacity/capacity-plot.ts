@@ -2,9 +2,13 @@
  * capacity.svg: achieved throughput and p95 latency against the offered rate, one panel each over the same x axis,
  * with the ideal line (achieved = offered), the latency SLO and the knee marked. A plain SVG file, so it opens in
  * any browser and can be attached to a capacity report as it is.
+ *
+ * capacityReportPlot: the same panels as chart data for report.html (extension-plots.ts), with a caption naming the
+ * knee and the safe operating rate.
  */
+import type { ExtensionPlot } from "../reports/extension-plots.ts";
 import { escapeXml as esc } from "../reports/svg-chart.ts";
-import type { CapacityAnalysis } from "./capacity-analysis.ts";
+import type { CapacityAnalysis, StepFigures } from "./capacity-analysis.ts";
 
 const W = 720;
 const PANEL = 220;
@@ -129,4 +133,62 @@ export function capacityPlot(analysis: CapacityAnalysis, latencySloMs: number): 
     "</svg>",
   );
   return `${parts.join("\n")}\n`;
+}
+
+/**
+ * The capacity plot of report.html, saved in the extension's figures. Chart data rather than capacity.svg's text:
+ * report.html draws it with its own chart code (svg-chart.ts), so it looks like the report's other plots, and
+ * summary.json carries numbers and plain text, never markup to sanitise (`harness report` draws it again from them).
+ */
+type PlottedStep = Pick<StepFigures, "offeredPerSecond" | "throughputPerSecond" | "p95Ms">;
+
+export function capacityReportPlot(
+  analysis: { steps: readonly PlottedStep[]; knee: PlottedStep | undefined; safeOperatingRate: number | undefined },
+  latencySloMs: number,
+  safeShare: number,
+): ExtensionPlot {
+  const steps = analysis.steps;
+  const knee = analysis.knee;
+  const topOffered = Math.max(0, ...steps.map((s) => s.offeredPerSecond));
+  const caption = knee
+    ? `Knee: ${knee.offeredPerSecond.toFixed(0)}/s offered, ${knee.throughputPerSecond.toFixed(0)}/s achieved at p95 ${knee.p95Ms.toFixed(1)} ms (the highest step within the SLO table). ` +
+      `Safe operating rate: ${(analysis.safeOperatingRate ?? 0).toFixed(0)}/s (${String(Math.round(safeShare * 100))}% of the knee's throughput). ` +
+      "The same steps as capacity.svg and capacity.json."
+    : "No knee: no step met the SLO table, so there is no safe operating rate (the service is over capacity at the lowest offered rate). " +
+      "The same steps as capacity.svg and capacity.json.";
+  return {
+    title: "Capacity: throughput and p95 latency against offered load",
+    caption,
+    xUnit: "offered load, requests/s",
+    panels: [
+      {
+        title: "Achieved throughput against offered load",
+        yUnit: "requests/s",
+        lines: [
+          { name: "achieved", points: steps.map((s) => ({ x: s.offeredPerSecond, y: s.throughputPerSecond })) },
+          {
+            name: "offered (ideal)",
+            reference: true,
+            points: steps.map((s) => ({ x: s.offeredPerSecond, y: s.offeredPerSecond })),
+          },
+        ],
+      },
+      {
+        title: "p95 latency against offered load",
+        yUnit: "ms",
+        lines: [
+          { name: "p95", points: steps.map((s) => ({ x: s.offeredPerSecond, y: s.p95Ms })) },
+          {
+            name: `SLO p95 ${String(latencySloMs)} ms`,
+            reference: true,
+            points: [
+              { x: 0, y: latencySloMs },
+              { x: topOffered, y: latencySloMs },
+            ],
+          },
+        ],
+      },
+    ],
+    markers: knee ? [{ x: knee.offeredPerSecond, label: `knee ${knee.offeredPerSecond.toFixed(0)}/s offered` }] : [],
+  };
 }

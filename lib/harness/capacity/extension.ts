@@ -2,12 +2,13 @@
  * The capacity analysis as a run extension: after k6 it streams the capacity scenario's raw samples, cuts them into
  * the plan's steps, finds the knee, fits the USL, and writes capacity.json and capacity.svg to the run directory; the
  * knee, the safe operating rate, the fit and every step go out as gauges (metrics.prom, Pushgateway, report.html's
- * figures table) through the reports' extension series.
+ * figures table) through the reports' extension series, and the capacity plot into report.html as an extension plot.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { capacityPlan } from "../../k6/profiles.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
+import { withPlots } from "../reports/extension-plots.ts";
 import { withSeries, type GaugeSeries } from "../reports/extension-series.ts";
 import { rawResultsFile, readRawSamples } from "../reports/raw-samples.ts";
 import {
@@ -28,7 +29,7 @@ import {
   type CapacitySample,
   type CapacitySettings,
 } from "./capacity-analysis.ts";
-import { capacityPlot } from "./capacity-plot.ts";
+import { capacityPlot, capacityReportPlot } from "./capacity-plot.ts";
 
 export const CAPACITY_SCENARIO = "capacity";
 export const CAPACITY_PLOT_FILE = "capacity.svg";
@@ -197,7 +198,12 @@ export class CapacityExtension implements RunExtension {
       plot: CAPACITY_PLOT_FILE,
       data: CAPACITY_DATA_FILE,
     };
-    return extensionVerdict(this.name, { checks, findings, figures: withSeries(figures, capacitySeries(analysis)) });
+    const plot = capacityReportPlot(analysis, latencySlo.p95, settings.safeShare);
+    return extensionVerdict(this.name, {
+      checks,
+      findings,
+      figures: withPlots(withSeries(figures, capacitySeries(analysis)), [plot]),
+    });
   }
 
   stop(): Promise<void> {

@@ -19,6 +19,7 @@
  */
 import { isRecord } from "../../contract/index.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
+import { PLOTS_FIGURE } from "./extension-plots.ts";
 
 export type SeriesLabels = Readonly<Record<string, string>>;
 
@@ -130,7 +131,10 @@ export function seriesOf(verdict: ExtensionVerdict): { series: ExtensionSeries[]
   return { series, problems };
 }
 
-/** The numeric leaves of the figures outside "series", as dotted paths (nested objects flattened, lists left out). */
+/**
+ * The numeric leaves of the figures outside "series" and "plots" (extension-plots.ts), as dotted paths (nested objects
+ * flattened, lists left out).
+ */
 export function numericFigures(figures: Record<string, unknown>): [string, number][] {
   const out: [string, number][] = [];
   const walk = (value: unknown, at: string) => {
@@ -139,6 +143,8 @@ export function numericFigures(figures: Record<string, unknown>): [string, numbe
     // Lists are left out: they are raw data (latencies, ids), not figures; distributions belong in series.
     else if (isRecord(value)) for (const [k, v] of Object.entries(value)) walk(v, at ? `${at}.${k}` : k);
   };
-  for (const [key, value] of Object.entries(figures)) if (key !== SERIES_FIGURE) walk(value, key);
+  for (const [key, value] of Object.entries(figures)) {
+    if (key !== SERIES_FIGURE && key !== PLOTS_FIGURE) walk(value, key);
+  }
   return out;
 }

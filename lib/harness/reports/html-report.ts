@@ -1,12 +1,14 @@
 /**
  * report.html: the verdict page (run metadata, every check and threshold, plots of latency over time per endpoint,
- * throughput, throttles and the webhook latency distribution) with k6's own web-dashboard report of each scenario
- * embedded below it. One self-contained file: inline CSS and SVG, the dashboards in iframes by srcdoc, nothing
- * fetched from anywhere, so it opens the same from a CI artifact as on the machine that ran it.
+ * throughput, throttles and the webhook latency distribution, and the plots extensions contribute, such as the
+ * capacity plot) with k6's own web-dashboard report of each scenario embedded below it. One self-contained file:
+ * inline CSS and SVG, the dashboards in iframes by srcdoc, nothing fetched from anywhere, so it opens the same from a
+ * CI artifact as on the machine that ran it.
  */
 import { isRecord } from "../../contract/index.ts";
 import type { RunSummary } from "../report.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
+import { plotsOf, type ExtensionPlot } from "./extension-plots.ts";
 import { numericFigures, seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "./extension-series.ts";
 import { formatObserved } from "./format-observed.ts";
 import { barChart, escapeXml as esc, lineChart, type Bar } from "./svg-chart.ts";
@@ -36,6 +38,8 @@ figure.chart{margin:0}figure.chart svg{max-width:100%;height:auto}
 .grid{stroke:#eee}.axis{stroke:#999}
 figcaption.legend{font-size:12px;color:#444;margin:0 0 0 56px}.key{margin-right:14px;white-space:nowrap}
 .key i{display:inline-block;width:12px;height:3px;margin:0 4px 3px 0}
+figure.plot{margin:8px 0 12px}.plot-title{font-weight:600;font-size:14px;margin:0 0 4px}
+figcaption.plot-caption{font-size:13px;color:#1b1b1b;margin:4px 0 0 56px}
 iframe.dashboard{width:100%;height:900px;border:1px solid #ddd}
 `;
 
@@ -171,6 +175,21 @@ function scenarioSections(summary: RunSummary): string {
     .join("");
 }
 
+/**
+ * A plot an extension contributed (extension-plots.ts): one line chart per panel over the shared x axis, the markers
+ * on each, the caption under them. Drawn by the same lineChart as the plots over time; every text is escaped there
+ * or here, and plotsOf has checked every number, so nothing from summary.json reaches the page as markup.
+ */
+function extensionPlot(plot: ExtensionPlot): string {
+  const charts = plot.panels.map((panel) =>
+    lineChart(
+      panel.lines.map((l) => ({ name: l.name, points: l.points.map((p) => ({ x: p.x, y: p.y })), reference: l.reference })),
+      { title: panel.title, yUnit: panel.yUnit, xUnit: plot.xUnit, markers: plot.markers ?? [] },
+    ),
+  );
+  return `<figure class="plot"><div class="plot-title">${esc(plot.title)}</div>${charts.join("")}<figcaption class="plot-caption">${esc(plot.caption)}</figcaption></figure>`;
+}
+
 function extensionSections(summary: RunSummary): string {
   return summary.extensions
     .map((e) => {
@@ -183,6 +202,7 @@ function extensionSections(summary: RunSummary): string {
         checksTable(e.checks),
         thresholdsTable(e.thresholds),
         list(findingsOf(e), "note"),
+        plotsOf(e).plots.map(extensionPlot).join(""),
         figures.length ? `<table><tr><th>figure</th><th>value</th></tr>${figures.join("")}</table>` : "",
       ].join("");
     })

@@ -47,7 +47,17 @@ export interface ChartOptions {
   emptyText?: string;
   width?: number;
   height?: number;
+  /** Vertical lines at x (line charts), each with a key in the legend: e.g. the capacity knee. */
+  markers?: readonly { x: number; label: string }[];
 }
+
+/** A line of a line chart; a reference line (the ideal, an SLO bound) is drawn grey and dashed. */
+export interface ChartSeries extends PlotSeries {
+  reference?: boolean;
+}
+
+const REFERENCE_COLOR = "#999";
+const MARKER_COLOR = "#2ca02c";
 
 const M = { left: 56, right: 12, top: 28, bottom: 36 };
 
@@ -89,29 +99,35 @@ function yAxis(maxY: number, plotH: number, plotW: number): { svg: string; top: 
   return { svg: parts.join(""), top };
 }
 
-/** One line per series over x (seconds since the run started). */
-export function lineChart(series: readonly PlotSeries[], options: ChartOptions): string {
+/** One line per series over x (seconds since the run started, unless options.xUnit says otherwise). */
+export function lineChart(series: readonly ChartSeries[], options: ChartOptions): string {
   const points = series.flatMap((s) => s.points);
   if (points.length === 0) return empty(options, options.emptyText ?? "no samples in this run");
   const width = options.width ?? 720;
   const height = options.height ?? 260;
   const plotW = width - M.left - M.right;
   const plotH = height - M.top - M.bottom;
-  const maxX = Math.max(1, ...points.map((p) => p.x));
+  const markers = options.markers ?? [];
+  const maxX = Math.max(1, ...points.map((p) => p.x), ...markers.map((m) => m.x));
   const { svg: grid, top } = yAxis(Math.max(...points.map((p) => p.y)), plotH, plotW);
   const xStep = niceStep(maxX, 6);
   const xTicks: string[] = [];
   for (let v = 0; v <= maxX + 1e-9; v += xStep) {
     const x = M.left + (v / maxX) * plotW;
+    // A tick on the right edge ends there: centred, its label would run past the chart and be cut off.
+    const anchor = x > M.left + plotW - 12 ? "end" : "middle";
     xTicks.push(
-      `<text x="${x.toFixed(1)}" y="${String(M.top + plotH + 16)}" text-anchor="middle" class="tick">${fmt(v)}</text>`,
+      `<text x="${x.toFixed(1)}" y="${String(M.top + plotH + 16)}" text-anchor="${anchor}" class="tick">${fmt(v)}</text>`,
     );
   }
   xTicks.push(
     `<text x="${String(M.left + plotW)}" y="${String(height - 4)}" text-anchor="end" class="tick">${escapeXml(options.xUnit ?? "seconds since the run started")}</text>`,
   );
+  // Measured lines take the palette in order; reference lines are grey and take no colour from it.
+  let measured = 0;
+  const colors = series.map((s) => (s.reference ? REFERENCE_COLOR : (PALETTE[measured++ % PALETTE.length] ?? "#000")));
   const lines = series.map((s, i) => {
-    const color = PALETTE[i % PALETTE.length] ?? "#000";
+    const color = colors[i] ?? "#000";
     const d = s.points
       .map((p) => `${(M.left + (p.x / maxX) * plotW).toFixed(1)},${(M.top + plotH - (p.y / top) * plotH).toFixed(1)}`)
       .join(" ");
@@ -120,18 +136,22 @@ export function lineChart(series: readonly PlotSeries[], options: ChartOptions):
         ? `<circle cx="${d.split(",")[0] ?? "0"}" cy="${d.split(",")[1] ?? "0"}" r="3" fill="${color}"/>`
         : "";
     // Past the palette's ten colours, dashes tell the lines apart.
-    const dash = i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "";
+    const dash = s.reference ? ' stroke-dasharray="4 3"' : i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "";
     return `<polyline fill="none" stroke="${color}" stroke-width="1.5"${dash} points="${d}"><title>${escapeXml(s.name)}</title></polyline>${dots}`;
   });
-  const legend = series
-    .map(
-      (s, i) =>
-        `<span class="key"><i style="background:${PALETTE[i % PALETTE.length] ?? "#000"}"></i>${escapeXml(s.name)}</span>`,
-    )
-    .join("");
+  const marks = markers.map((m) => {
+    const x = (M.left + (m.x / maxX) * plotW).toFixed(1);
+    return `<line x1="${x}" x2="${x}" y1="${String(M.top)}" y2="${String(M.top + plotH)}" stroke="${MARKER_COLOR}" stroke-width="1.5" stroke-dasharray="2 2"><title>${escapeXml(m.label)}</title></line>`;
+  });
+  const legend = [
+    ...series.map(
+      (s, i) => `<span class="key"><i style="background:${colors[i] ?? "#000"}"></i>${escapeXml(s.name)}</span>`,
+    ),
+    ...markers.map((m) => `<span class="key"><i style="background:${MARKER_COLOR}"></i>${escapeXml(m.label)}</span>`),
+  ].join("");
   return frame(
     options,
-    `${grid}<line x1="${String(M.left)}" x2="${String(M.left)}" y1="${String(M.top)}" y2="${String(M.top + plotH)}" class="axis"/>${xTicks.join("")}${lines.join("")}`,
+    `${grid}<line x1="${String(M.left)}" x2="${String(M.left)}" y1="${String(M.top)}" y2="${String(M.top + plotH)}" class="axis"/>${xTicks.join("")}${lines.join("")}${marks.join("")}`,
     legend,
   );
 }

@@ -1,12 +1,14 @@
 /**
  * Writes a run's report files from what the run directory holds: summary.json (the verdict) and k6's raw results
- * (streamed) give junit.xml, metrics.prom and report.html. The same function serves the end of a run and
- * `harness report <run dir>`, so a re-render from saved results gives the same bytes.
+ * (streamed) give junit.xml, metrics.prom and report.html (with the plots extensions saved in their figures). The
+ * same function serves the end of a run and `harness report <run dir>`, so a re-render from saved results gives the
+ * same bytes.
  */
 import { access, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { SUMMARY_FILE, type RunSummary } from "../report.ts";
+import { plotsOf } from "./extension-plots.ts";
 import { htmlReport } from "./html-report.ts";
 import { junitReport } from "./junit-report.ts";
 import { rawResultsFile, readRawSamples } from "./raw-samples.ts";
@@ -64,6 +66,7 @@ export async function writeReports(
   }
   metrics.finish();
   notes.push(...metrics.problems);
+  for (const e of summary.extensions) notes.push(...plotsOf(e).problems);
 
   const files = [JUNIT_FILE, METRICS_FILE, HTML_FILE].map((f) => path.join(runDir, f));
   const [junit, prom, html] = files as [string, string, string];
