@@ -6,6 +6,8 @@
  *    list, rotating over 5,000 API keys (a wrk Lua script), so the limiter is exercised but never hit.
  * 2. Latency at 50% of the service's peak: k6 constant-arrival-rate (wrk2 is not available), p50/p99.
  * 3. RSS of the service with --products 20000, after start and after the load.
+ * BENCH_SERVICE_CPUS=0.15 gives the service and the bare server the CPU budget `harness run --service-cpus` gives
+ * (a cgroup, lib/harness/targets/cpu-budget.ts): the peak the capacity knee is compared with (bench:capacity).
  * Prints a Markdown table (paste into docs/performance.md) and writes reports/bench-service.json.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -13,15 +15,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { applyCpuBudget, type CpuBudget } from "../lib/harness/targets/cpu-budget.ts";
+import { WRK, WRK_CONNECTIONS, wrk as wrkFor, writeKeysScript } from "./wrk.ts";
+
+const wrk = (url: string, script: string) => wrkFor(url, script, DURATION_S);
 
 const ROOT = join(import.meta.dirname, "..");
 const NODE = process.execPath;
-const WRK = "/usr/bin/wrk";
 const K6 = join(ROOT, ".tools/bin/k6");
 const KEYS = 5000;
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? "20000");
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? "10");
-const CONNECTIONS = 64;
+const CONNECTIONS = WRK_CONNECTIONS;
+/** BENCH_SERVICE_CPUS: the service's CPU budget in cores (as harness --service-cpus); unset: unlimited. */
+const CPUS = process.env.BENCH_SERVICE_CPUS ? Number(process.env.BENCH_SERVICE_CPUS) : undefined;
 const TOKEN = "bench-control-token";
 
 function firstLine(child: ChildProcess, what: string): Promise<string> {
@@ -45,34 +52,6 @@ function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
   return kb === undefined ? NaN : Math.round(Number(kb) / 1024);
-}
-
-interface WrkResult {
-  rps: number;
-  p50ms: number;
-  p99ms: number;
-  non2xx: number;
-}
-
-function toMs(value: string): number {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(value.trim());
-  if (m === null) return NaN;
-  const n = Number(m[1]);
-  return m[2] === "us" ? n / 1000 : m[2] === "s" ? n * 1000 : n;
-}
-
-function wrk(url: string, script: string): WrkResult {
-  const out = spawnSync(WRK, ["-t1", `-c${CONNECTIONS}`, `-d${DURATION_S}s`, "--latency", "-s", script, url], {
-    encoding: "utf8",
-    timeout: (DURATION_S + 30) * 1000,
-  });
-  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
-  const text = out.stdout;
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? "NaN");
-  const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(text)?.[1] ?? "");
-  const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(text)?.[1] ?? "");
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? "0");
-  return { rps: Math.round(rps), p50ms: p50, p99ms: p99, non2xx };
 }
 
 function k6AtRate(
@@ -139,11 +118,14 @@ async function main(): Promise<void> {
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const children: ChildProcess[] = [service];
+  const budgets: CpuBudget[] = [];
   try {
     const t0 = Date.now();
     const started = JSON.parse(await firstLine(service, "the service")) as { api: string; control: string };
     const startupMs = Date.now() - t0;
     const rssStart = rssMb(service.pid);
+    // After start-up, as the harness does: a small budget would make the catalogue build crawl.
+    if (CPUS !== undefined) budgets.push(await applyCpuBudget(service.pid ?? 0, CPUS));
     const ctl = (path: string, body: unknown) =>
       fetch(`${started.control}${path}`, {
         method: "PUT",
@@ -166,16 +148,9 @@ async function main(): Promise<void> {
       "single-date price": `/v2/product-types/${pt}/price-lists/${date}`,
       "products list": "/v2/products?per_page=10",
     };
-    const lua = join(dir, "keys.lua");
-    writeFileSync(
-      lua,
-      `local i = 0
-request = function()
-  i = i + 1
-  local key = string.format("bench-%05d", i % ${KEYS})
-  return wrk.format("GET", nil, { ["X-Authorization"] = key })
-end
-`,
+    const lua = writeKeysScript(
+      dir,
+      Array.from({ length: KEYS }, (_, i) => `bench-${String(i).padStart(5, "0")}`),
     );
     const rows: Record<string, unknown>[] = [];
     for (const [name, path] of Object.entries(targets)) {
@@ -188,6 +163,8 @@ end
       });
       children.push(bare);
       const barePort = (JSON.parse(await firstLine(bare, "the bare server")) as { port: number }).port;
+      // The baseline gets the same budget, or the ratio would compare a throttled service with a free server.
+      if (CPUS !== undefined) budgets.push(await applyCpuBudget(bare.pid ?? 0, CPUS));
       const bareUrl = `http://127.0.0.1:${barePort}`;
       const svcRun = wrk(`${started.api}${path}`, lua);
       const bareRun = wrk(`${bareUrl}${path}`, lua);
@@ -218,6 +195,7 @@ end
       date: new Date().toISOString(),
       products: PRODUCTS,
       keys: KEYS,
+      serviceCpus: CPUS ?? null,
       durationSeconds: DURATION_S,
       connections: CONNECTIONS,
       startupMs,
@@ -228,7 +206,7 @@ end
     mkdirSync(join(ROOT, "reports"), { recursive: true });
     writeFileSync(join(ROOT, "reports/bench-service.json"), `${JSON.stringify(result, null, 2)}\n`);
     const lines = [
-      `Products: ${PRODUCTS}, keys: ${KEYS}, wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s; startup ${startupMs} ms; RSS ${rssStart} MB after start, ${rssAfter} MB after the load.`,
+      `Products: ${PRODUCTS}, keys: ${KEYS}, service CPU budget: ${CPUS === undefined ? "none" : `${String(CPUS)} cores`}, wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s; startup ${startupMs} ms; RSS ${rssStart} MB after start, ${rssAfter} MB after the load.`,
       "",
       "| Endpoint | Body bytes | Service req/s | Bare req/s | Ratio | Non-2xx | Rate at 50% | p50 at 50% (ms) | p99 at 50% (ms) | Bare p99 at same rate (ms) | p99 at 1000/s (ms) |",
       "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -240,6 +218,7 @@ end
     process.stdout.write(`${lines.join("\n")}\n`);
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+    for (const b of budgets) await b.release();
   }
 }
 

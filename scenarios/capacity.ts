@@ -6,19 +6,19 @@
  *
  * No thresholds and no checks: past the knee the SLO breaks on purpose, and the analysis judges each step against the
  * SLO table itself. Errors still count: k6's http_req_failed marks every unexpected status.
- * The rate limit must not cap the run: against the embedded service pass --service-args "--rate-limit 100000000".
+ * The rate limit must not cap the run: against the embedded service pass --service-args "--rate-limit 1000000".
  */
 import exec from "k6/execution";
 import type { Options } from "k6/options";
 import { addDays, todayUtc } from "../lib/contract/index.ts";
 import { loadConfig } from "../lib/k6/config.ts";
 import { partnerClient, setupClient } from "../lib/k6/partner.ts";
-import { profileNamed } from "../lib/k6/profiles.ts";
+import { capacityScenario } from "../lib/k6/profiles.ts";
 
 const config = { ...loadConfig(__ENV), profile: "capacity" };
 
 export const options: Options = {
-  scenarios: { capacity: { ...profileNamed("capacity").scenario(config.duration), exec: "default" } },
+  scenarios: { capacity: { ...capacityScenario(config.duration, config.capacityRates), exec: "default" } },
   summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
 };
 

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
-import { PROFILES, profileNamed } from "../lib/k6/profiles.ts";
+import { CapacityRatesError, PROFILES, parseCapacityRates, profileNamed } from "../lib/k6/profiles.ts";
 import { scenarioSeconds } from "../lib/k6/durations.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
@@ -48,6 +48,8 @@ interface RunFlags {
   chaos?: string;
   soakConfig?: string;
   capacitySafeShare?: number;
+  capacityRates?: number[];
+  serviceCpus?: number;
   segments: number;
 }
 
@@ -90,6 +92,24 @@ function plannedSeconds(profile: string, duration: string | undefined): number |
   } catch {
     return undefined;
   }
+}
+
+function capacityRates(value: string): number[] {
+  try {
+    return parseCapacityRates(value);
+  } catch (error) {
+    if (error instanceof CapacityRatesError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
+}
+
+/** A CPU budget in cores: at least a tenth of a millisecond per 10 ms period, at most the host's cores. */
+function cpus(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || n < 0.01 || n > 1024) {
+    throw new InvalidArgumentError("must be a number of CPU cores such as 0.25 or 1.5 (at least 0.01).");
+  }
+  return n;
 }
 
 function integer(value: string): number {
@@ -166,6 +186,14 @@ program
     new Option("--service-args <args>", 'extra flags for the embedded service, e.g. "--rate-limit 50"').env(
       "HARNESS_SERVICE_ARGS",
     ),
+  )
+  .addOption(
+    new Option(
+      "--service-cpus <cores>",
+      "CPU budget of the embedded service (a cgroup) or the container (Docker --cpus), e.g. 0.25",
+    )
+      .argParser(cpus)
+      .env("HARNESS_SERVICE_CPUS"),
   )
   .addOption(new Option("--traffic <file>", "JSON file overriding the traffic model").env("HARNESS_TRAFFIC"))
   .addOption(
@@ -253,6 +281,14 @@ program
       .env("HARNESS_CAPACITY_SAFE_SHARE"),
   )
   .addOption(
+    new Option(
+      "--capacity-rates <rates>",
+      'capacity step rates, requests/s: "500,1000,2000" or "2000-3000/8" (from-to/steps)',
+    )
+      .argParser(capacityRates)
+      .env("HARNESS_CAPACITY_RATES"),
+  )
+  .addOption(
     new Option("--segments <n>", "split each scenario over n k6 processes (execution segments, keys partitioned)")
       .argParser(integer)
       .default(1)
@@ -296,6 +332,7 @@ program
       outDir: path.resolve(flags.out),
       seed: flags.seed,
       serviceArgs: flags.serviceArgs?.split(/\s+/).filter((a) => a.length > 0) ?? [],
+      serviceCpus: flags.serviceCpus,
       trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
       pushgateway: flags.pushgateway,
       prometheusRw: flags.prometheusRw,
@@ -320,12 +357,13 @@ program
           rulesFile: flags.soakConfig ? path.resolve(flags.soakConfig) : undefined,
           plannedSeconds: plannedSeconds("soak", flags.duration),
         },
-        capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare },
+        capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
       }),
       k6Settings: {
         rateWindowSeconds: flags.rateWindow,
         rateAlgorithm: flags.expectAlgorithm,
         rateOutsideList: flags.rateOutsideList,
+        capacityRates: flags.capacityRates?.join(","),
       },
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,

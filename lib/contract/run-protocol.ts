@@ -21,6 +21,8 @@ export const K6_ENV = {
   rateWindowSeconds: "ATD_RATE_WINDOW_SECONDS",
   rateAlgorithm: "ATD_RATE_ALGORITHM",
   rateOutsideList: "ATD_RATE_OUTSIDE_LIST",
+  /** The capacity scenario's step rates ("500,1000" or "2000-3000/8"); absent: the default steps. */
+  capacityRates: "ATD_CAPACITY_RATES",
   /** "1" makes booking calls log the webhook events they must cause (EXPECTATION_MARKER); off keeps the hot path bare. */
   recordExpectations: "ATD_RECORD_EXPECTATIONS",
   /** The control API, for scenarios that drive the clock and the catalogue themselves (scenarios/webhooks.ts). */

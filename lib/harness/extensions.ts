@@ -35,7 +35,7 @@ export interface ExtensionChoice {
   chaos?: ChaosChoice;
   /** --soak-config and the soak's planned length (lib/harness/soak). */
   soak?: SoakOptions;
-  /** --duration (each step's hold) and --capacity-safe-share (lib/harness/capacity). */
+  /** --duration (each step's hold), --capacity-safe-share and --capacity-rates (lib/harness/capacity). */
   capacity?: Omit<CapacityOptions, "sloFile">;
 }
 
@@ -62,6 +62,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
       new CapacityExtension({
         duration: choice.capacity?.duration,
         safeShare: choice.capacity?.safeShare,
+        rates: choice.capacity?.rates,
         sloFile: choice.sloFile,
       }),
     );

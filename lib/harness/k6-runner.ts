@@ -54,12 +54,29 @@ export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.Proces
   return env;
 }
 
+/** The k6 system tags the harness keeps on samples (thresholds, verdict, reports, chaos attribution read them). */
+export const K6_SYSTEM_TAGS = [
+  "status",
+  "method",
+  "name",
+  "scenario",
+  "group",
+  "check",
+  "error",
+  "error_code",
+  "expected_response",
+] as const;
+
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   const args = [
     "run",
     "--log-format=json",
     `--log-output=file=${request.logFile}`,
     `--out=json=${request.rawFile}`,
+    // Every sample carries its tags into the raw file: k6's defaults add url (a distinct value per date and UUID),
+    // proto and tls_version, which nothing here reads and which cost k6 about a third of its CPU per request
+    // (docs/performance.md, Capacity). Thresholds, the verdict and the reports use only these.
+    `--system-tags=${K6_SYSTEM_TAGS.join(",")}`,
     "--no-color",
   ];
   if (request.progress !== "inherit") args.push("--quiet");

@@ -16,7 +16,8 @@ export interface RunSummary {
     startedAt: string;
     finishedAt: string;
     durationSeconds: number;
-    target: { kind: string; apiUrl: string | undefined };
+    /** cpus: the service's CPU budget in cores (--service-cpus), when it had one. */
+    target: { kind: string; apiUrl: string | undefined; cpus?: number };
     profile: string;
     duration: string | undefined;
     scenarios: string[];

@@ -7,7 +7,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { K6_ENV } from "../contract/index.ts";
-import { profileNamed } from "../k6/profiles.ts";
+import { capacityScenario, parseCapacityRates, profileNamed } from "../k6/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
 import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
@@ -39,6 +39,8 @@ export interface RunRequest {
   seed: number | undefined;
   /** Extra flags for the embedded service (docs/service.md). */
   serviceArgs: string[];
+  /** --service-cpus: the embedded service's or the container's CPU budget in cores; undefined: unlimited. */
+  serviceCpus?: number;
   trafficFile: string | undefined;
   /** Pushgateway URL: the run's metrics (metrics.prom's registry) are pushed there, grouped by run id. */
   pushgateway: string | undefined;
@@ -104,6 +106,12 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
         EXIT.usage,
       );
     }
+    if (request.serviceCpus !== undefined) {
+      throw new HarnessError(
+        "Failed to start the run: --service-cpus limits a service the harness starts, not a deployment at a URL. Please limit the deployment's CPU where it runs, or drop --service-cpus.",
+        EXIT.usage,
+      );
+    }
     return new UrlTarget(request.baseUrl).withControl(request.controlUrl, request.controlToken).start();
   }
   const target =
@@ -111,6 +119,7 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
       ? new ContainerTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs)
       : new EmbeddedTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs);
   if (request.seed !== undefined) target.withSeed(request.seed);
+  if (request.serviceCpus !== undefined) target.withCpuBudget(request.serviceCpus);
   return target.start();
 }
 
@@ -194,6 +203,9 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   // A scenario with a profile of its own (soak, capacity) runs that one's length, not --profile's.
   const ownProfileSeconds = (scenario: string) => {
     const own = traitsOf(scenario).profile;
+    if (own === "capacity" && request.k6Settings.capacityRates) {
+      return scenarioSeconds(capacityScenario(request.duration, parseCapacityRates(request.k6Settings.capacityRates)));
+    }
     return own ? scenarioSeconds(profileNamed(own).scenario(request.duration)) : profileSeconds;
   };
   const runId = newRunId(request.scenarios);
@@ -217,6 +229,12 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     target = await startTarget(request, runDir);
     const pid = target instanceof StartedEmbeddedTarget ? ` (pid ${String(target.pid)})` : "";
     request.say(`  target ${target.kind} at ${target.apiUrl}${pid}`);
+    if (target instanceof StartedEmbeddedTarget && target.cpuBudget) {
+      const b = target.cpuBudget;
+      request.say(
+        `  CPU budget ${String(b.cores)} cores: cgroup ${b.version} ${b.cgroup}, ${String(b.quotaUs)} us per ${String(b.periodUs)} us`,
+      );
+    }
     const control = target.control;
     const scenarios = request.scenarios.filter((s) => control !== undefined || !traitsOf(s).needsControl);
     for (const scenario of request.scenarios.filter((s) => !scenarios.includes(s))) {
@@ -325,7 +343,11 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
-      target: { kind: request.target, apiUrl: target?.apiUrl },
+      target: {
+        kind: request.target,
+        apiUrl: target?.apiUrl,
+        ...(request.serviceCpus === undefined ? {} : { cpus: request.serviceCpus }),
+      },
       profile: request.profile,
       duration: request.duration,
       scenarios: request.scenarios,

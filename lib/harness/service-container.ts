@@ -87,6 +87,8 @@ export interface ServiceContainerOptions {
   logFile: string | undefined;
   startupTimeoutMs: number;
   environment: Record<string, string>;
+  /** Docker's --cpus; undefined: no limit. */
+  cpus: number | undefined;
 }
 
 /** A testcontainers-style builder for the service container. Every with... returns this. */
@@ -105,6 +107,7 @@ export class ServiceContainer {
       logFile: undefined,
       startupTimeoutMs: 60_000,
       environment: {},
+      cpus: undefined,
     };
   }
 
@@ -140,6 +143,12 @@ export class ServiceContainer {
   /** Saves the container's stdout and stderr to this file (directories are created; the file is overwritten). */
   withLogFile(file: string): this {
     this.#options.logFile = file;
+    return this;
+  }
+
+  /** A CPU budget in cores (Docker's --cpus, CFS quota over Docker's 100 ms period). */
+  withCpus(cores: number): this {
+    this.#options.cpus = cores;
     return this;
   }
 
@@ -182,7 +191,9 @@ export class ServiceContainer {
     const logs = new LogCollector(o.logFile);
     let container: StartedTestContainer;
     try {
-      container = await new GenericContainer(o.image)
+      const generic = new GenericContainer(o.image);
+      if (o.cpus !== undefined) generic.withResourcesQuota({ cpu: o.cpus });
+      container = await generic
         .withNetworkMode("host")
         .withEnvironment(environment)
         .withLabels({ [SERVICE_CONTAINER_LABEL]: "service" })

@@ -11,6 +11,7 @@ import {
   segmentPosition,
   type RateLimitAlgorithm,
 } from "../contract/index.ts";
+import { CAPACITY_RATES_ADVICE, CapacityRatesError, parseCapacityRates } from "./profiles.ts";
 
 export interface K6Config {
   /** Base URL of the partner API, without a trailing slash. ATD_BASE_URL. */
@@ -50,6 +51,8 @@ export interface K6Config {
      */
     outsideList: "unlimited" | "finding";
   };
+  /** The capacity scenario's step rates, requests/s; undefined: the default steps. ATD_CAPACITY_RATES. */
+  capacityRates: number[] | undefined;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -81,6 +84,21 @@ const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+function capacityRates(env: Env): number[] | undefined {
+  const value = env.ATD_CAPACITY_RATES?.trim();
+  if (!value) return undefined;
+  try {
+    return parseCapacityRates(value);
+  } catch (error) {
+    if (error instanceof CapacityRatesError) {
+      throw new ConfigError(
+        `Failed to configure the run: ATD_CAPACITY_RATES="${value}": ${error.reason}. ${CAPACITY_RATES_ADVICE}`,
+      );
+    }
+    throw error;
+  }
 }
 
 function required(env: Env, name: string, hint: string): string {
@@ -133,6 +151,7 @@ export function loadConfig(env: Env): K6Config {
       algorithm: choice(env, "ATD_RATE_ALGORITHM", RATE_LIMIT_ALGORITHMS),
       outsideList: choice(env, "ATD_RATE_OUTSIDE_LIST", ["unlimited", "finding"] as const) ?? "unlimited",
     },
+    capacityRates: capacityRates(env),
   };
 }
 

@@ -96,7 +96,8 @@ export const soak: LoadProfile = {
 /**
  * Offered rates of the capacity steps, iterations per second of a one-request iteration (scenarios/capacity.ts), so
  * also requests per second. Denser where a two-core host saturates, sparser above: past the knee each step only
- * confirms the degradation, and every step costs the same wall time.
+ * confirms the degradation, and every step costs the same wall time. A first run with these locates the knee; a
+ * second with --capacity-rates between the knee and the first failed step (e.g. 2000-3000/8) pins it down.
  */
 export const CAPACITY_STEP_RATES: readonly number[] = [
   100, 250, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6500, 8000,
@@ -104,6 +105,62 @@ export const CAPACITY_STEP_RATES: readonly number[] = [
 
 /** Seconds each capacity step takes to reach its rate before it is held. */
 export const CAPACITY_RAMP_SECONDS = 2;
+
+/**
+ * VUs the capacity scenario may use. Past saturation k6 drops iterations instead of piling up VUs, which keeps the
+ * load generator (often on the same cores) from starving the service it measures. The analysis compares the
+ * requests in flight with this to tell a saturated service (every VU waiting) from a generator that fell behind.
+ */
+export const CAPACITY_MAX_VUS = 400;
+
+/** Bounds of a capacity plan: enough steps to see a curve, few enough that one run stays under an hour at 20 s holds. */
+const MAX_CAPACITY_STEPS = 40;
+
+export class CapacityRatesError extends Error {
+  override name = "CapacityRatesError";
+  /** What is wrong, without the text or the advice (for callers that name their own source, e.g. a variable). */
+  readonly reason: string;
+
+  constructor(message: string, reason: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/** How to write capacity rates: the advice every refusal ends with. */
+export const CAPACITY_RATES_ADVICE =
+  'Please give increasing requests/s as "500,1000,2000" or a range as "2000-3000/8" (from-to/steps).';
+
+/**
+ * Reads a list of step rates: "500,1000,2000" (each rate, increasing) or "2000-3000/8" (8 steps from 2000 to 3000,
+ * each the same factor above the last, so the resolution is the same share of the rate everywhere).
+ */
+export function parseCapacityRates(text: string): number[] {
+  const fail = (why: string): never => {
+    throw new CapacityRatesError(`Failed to read the capacity rates "${text}": ${why}. ${CAPACITY_RATES_ADVICE}`, why);
+  };
+  const trimmed = text.trim();
+  const range = /^(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+)$/.exec(trimmed);
+  let rates: number[];
+  if (range) {
+    const [from, to, steps] = [Number(range[1]), Number(range[2]), Number(range[3])];
+    if (steps < 2) fail("a range needs at least 2 steps");
+    if (from <= 0 || to <= from) fail("a range goes from a positive rate up to a higher one");
+    if (steps > MAX_CAPACITY_STEPS) fail(`more than ${String(MAX_CAPACITY_STEPS)} steps`);
+    const factor = (to / from) ** (1 / (steps - 1));
+    rates = Array.from({ length: steps }, (_, i) => Math.round(from * factor ** i));
+    if (new Set(rates).size < rates.length) fail("the range is too narrow for that many whole-number steps");
+  } else {
+    rates = trimmed.split(",").map((part) => {
+      const n = Number(part.trim());
+      if (part.trim() === "" || !Number.isFinite(n) || n <= 0) fail(`"${part.trim()}" is not a positive rate`);
+      return Math.round(n);
+    });
+  }
+  if (rates.length > MAX_CAPACITY_STEPS) fail(`more than ${String(MAX_CAPACITY_STEPS)} steps`);
+  if (rates.some((r, i) => i > 0 && r <= (rates[i - 1] ?? 0))) fail("the rates must increase step by step");
+  return rates;
+}
 
 export interface CapacityStep {
   index: number;
@@ -115,30 +172,39 @@ export interface CapacityStep {
 }
 
 /** The capacity plan: each step ramps to its rate and holds it for `duration` (20 s by default). */
-export function capacityPlan(duration: string | undefined): CapacityStep[] {
+export function capacityPlan(
+  duration: string | undefined,
+  rates: readonly number[] = CAPACITY_STEP_RATES,
+): CapacityStep[] {
   const hold = parseDuration(duration ?? "20s");
-  return CAPACITY_STEP_RATES.map((rate, index) => {
+  return rates.map((rate, index) => {
     const holdFrom = index * (CAPACITY_RAMP_SECONDS + hold) + CAPACITY_RAMP_SECONDS;
     return { index, rate, holdFrom, holdTo: holdFrom + hold };
   });
 }
 
-/** Steps the arrival rate up past the service's saturation: the capacity planner's ramp (--duration: each hold). */
-export const capacity: LoadProfile = {
-  description: `steps of ${String(CAPACITY_STEP_RATES.length)} rates from ${String(CAPACITY_STEP_RATES[0])} to ${String(CAPACITY_STEP_RATES.at(-1))} requests/s, each held 20 s: find the knee`,
-  scenario: (duration) => ({
+/** The ramping-arrival-rate scenario of a capacity plan. */
+export function capacityScenario(
+  duration: string | undefined,
+  rates: readonly number[] = CAPACITY_STEP_RATES,
+): Scenario {
+  return {
     executor: "ramping-arrival-rate",
-    startRate: CAPACITY_STEP_RATES[0],
+    startRate: rates[0],
     timeUnit: "1s",
-    // Enough VUs for ~50 ms answers at the top rate; past saturation k6 drops iterations instead of piling up VUs,
-    // which keeps the load generator (on the same cores) from starving the service it measures.
     preAllocatedVUs: 100,
-    maxVUs: 400,
-    stages: capacityPlan(duration).flatMap((step) => [
+    maxVUs: CAPACITY_MAX_VUS,
+    stages: capacityPlan(duration, rates).flatMap((step) => [
       { target: step.rate, duration: `${String(CAPACITY_RAMP_SECONDS)}s` },
       { target: step.rate, duration: `${String(step.holdTo - step.holdFrom)}s` },
     ]),
-  }),
+  };
+}
+
+/** Steps the arrival rate up past the service's saturation: the capacity planner's ramp (--duration: each hold). */
+export const capacity: LoadProfile = {
+  description: `steps of ${String(CAPACITY_STEP_RATES.length)} rates from ${String(CAPACITY_STEP_RATES[0])} to ${String(CAPACITY_STEP_RATES.at(-1))} requests/s (or --capacity-rates), each held 20 s: find the knee`,
+  scenario: (duration) => capacityScenario(duration),
 };
 
 /** Iterations an arrival-rate scenario is meant to start: the area under its rate curve. */

@@ -10,19 +10,37 @@ import {
 import { capacityPlot } from "../../lib/harness/capacity/capacity-plot.ts";
 import { capacitySeries } from "../../lib/harness/capacity/extension.ts";
 import { fitUsl, uslThroughput } from "../../lib/harness/capacity/usl-fit.ts";
-import { capacityPlan, CAPACITY_STEP_RATES, expectedIterations, profileNamed } from "../../lib/k6/profiles.ts";
+import {
+  capacityPlan,
+  capacityScenario,
+  CAPACITY_STEP_RATES,
+  expectedIterations,
+  parseCapacityRates,
+  profileNamed,
+} from "../../lib/k6/profiles.ts";
 import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
 
 const START = 1_700_000_000_000;
 
-/** A service that answers in `base` ms up to `capacity` requests/s and queues past it (latency climbs, throughput caps). */
-function simulate(capacity: number, base = 5): { samples: CapacitySample[]; dropped: { t: number; value: number }[] } {
+/**
+ * A service that answers in `base` ms up to `capacity` requests/s and queues past it (latency climbs, throughput
+ * caps). With `generator` the load generator is what caps the rate: past it k6 drops iterations while the service
+ * still answers in `base` ms (few requests in flight).
+ */
+function simulate(
+  capacity: number,
+  base = 5,
+  generator = false,
+): { samples: CapacitySample[]; dropped: { t: number; value: number }[] } {
   const samples: CapacitySample[] = [];
   const dropped: { t: number; value: number }[] = [];
   for (const step of capacityPlan("4s")) {
     const served = Math.min(step.rate, capacity);
-    const latency =
-      step.rate <= capacity ? base * (1 + step.rate / capacity) : base * 2 + (step.rate / capacity - 1) * 2000;
+    const latency = generator
+      ? base
+      : step.rate <= capacity
+        ? base * (1 + step.rate / capacity)
+        : base * 2 + (step.rate / capacity - 1) * 2000;
     const from = START + step.holdFrom * 1000;
     const count = served * (step.holdTo - step.holdFrom);
     for (let i = 0; i < count; i++) {
@@ -38,8 +56,8 @@ function simulate(capacity: number, base = 5): { samples: CapacitySample[]; drop
   return { samples, dropped };
 }
 
-function steps(capacity: number): StepFigures[] {
-  const { samples, dropped } = simulate(capacity);
+function steps(capacity: number, generator = false): StepFigures[] {
+  const { samples, dropped } = simulate(capacity, 5, generator);
   return stepFigures(capacityPlan("4s"), START, samples, dropped, DEFAULT_SLO, DEFAULT_CAPACITY_SETTINGS);
 }
 
@@ -51,6 +69,45 @@ describe("capacity plan", () => {
     const profile = profileNamed("capacity").scenario("4s") as { stages: { target: number; duration: string }[] };
     expect(profile.stages).toHaveLength(2 * CAPACITY_STEP_RATES.length);
     expect(expectedIterations(profileNamed("capacity").scenario("4s"))).toBeGreaterThan(4 * 8000);
+  });
+});
+
+describe("capacity rates", () => {
+  it("should read a list of increasing rates", () => {
+    expect(parseCapacityRates("500, 1000,2000")).toEqual([500, 1000, 2000]);
+  });
+
+  it("should read a range as steps the same factor apart, ends included", () => {
+    const rates = parseCapacityRates("2000-3000/8");
+    expect(rates).toHaveLength(8);
+    expect(rates[0]).toBe(2000);
+    expect(rates.at(-1)).toBe(3000);
+    const factors = rates.slice(1).map((r, i) => r / (rates[i] ?? 1));
+    expect(Math.max(...factors) - Math.min(...factors)).toBeLessThan(0.002);
+  });
+
+  it.each([
+    ["1000,500", /must increase/],
+    ["abc", /"abc" is not a positive rate/],
+    ["3000-2000/4", /from a positive rate up to a higher one/],
+    ["100-200/1", /at least 2 steps/],
+    ["1-100000/50", /more than 40 steps/],
+    ["10-12/8", /too narrow/],
+  ])("should refuse %s with a message that says what to give", (text, why) => {
+    expect(() => parseCapacityRates(text)).toThrow(why);
+    expect(() => parseCapacityRates(text)).toThrow(/^Failed to read the capacity rates .* Please give /);
+  });
+
+  it("should build the plan and the k6 stages from the given rates", () => {
+    const plan = capacityPlan("5s", [800, 900, 1000]);
+    expect(plan.map((s) => [s.rate, s.holdFrom, s.holdTo])).toEqual([
+      [800, 2, 7],
+      [900, 9, 14],
+      [1000, 16, 21],
+    ]);
+    const scenario = capacityScenario("5s", [800, 900, 1000]) as { startRate: number; stages: unknown[] };
+    expect(scenario.startRate).toBe(800);
+    expect(scenario.stages).toHaveLength(6);
   });
 });
 
@@ -70,8 +127,35 @@ describe("capacity knee", () => {
     expect(findKnee(noisy)?.offeredPerSecond).toBe(2000);
   });
 
+  it("should say the service bounds the knee when it queued past it, and propose a finer range", () => {
+    const analysis = analyseCapacity(steps(2200), DEFAULT_CAPACITY_SETTINGS);
+    expect(analysis.steps.find((s) => s.offeredPerSecond === 2500)?.generatorBound).toBe(false);
+    expect(analysis.kneeBoundBy).toBe("service");
+    expect(analysis.refineRates).toBe("2000-2500/8");
+  });
+
+  it("should say the generator bounds the knee when k6 dropped iterations with its VUs idle", () => {
+    const analysis = analyseCapacity(steps(2200, true), DEFAULT_CAPACITY_SETTINGS);
+    const above = analysis.steps.find((s) => s.offeredPerSecond === 2500);
+    expect(above?.withinSlo).toBe(false);
+    expect(above?.p95Ms).toBeLessThan(10);
+    expect(above?.generatorBound).toBe(true);
+    expect(analysis.kneeBoundBy).toBe("generator");
+    const gauge = capacitySeries(analysis).find((s) => s.name === "capacity_knee_generator_bound");
+    expect(gauge?.samples[0]?.value).toBe(1);
+  });
+
+  it("should say the plan bounds the knee when every step met the SLO", () => {
+    const analysis = analyseCapacity(steps(100_000), DEFAULT_CAPACITY_SETTINGS);
+    expect(analysis.knee?.offeredPerSecond).toBe(CAPACITY_STEP_RATES.at(-1));
+    expect(analysis.kneeBoundBy).toBe("plan");
+    expect(analysis.refineRates).toBeUndefined();
+  });
+
   it("should find no knee when the lowest step already breaks the SLO", () => {
-    expect(analyseCapacity(steps(50), DEFAULT_CAPACITY_SETTINGS).knee).toBeUndefined();
+    const analysis = analyseCapacity(steps(50), DEFAULT_CAPACITY_SETTINGS);
+    expect(analysis.knee).toBeUndefined();
+    expect(analysis.kneeBoundBy).toBe("none");
   });
 
   it("should mark a step with errors above the SLO's error rate as outside it", () => {

@@ -30,4 +30,12 @@ describe("loadConfig", () => {
     );
     expect(loadConfig({ ...base, ATD_DURATION: "1m30s" }).duration).toBe("1m30s");
   });
+
+  it("should read the capacity rates, and refuse ones that do not increase naming the variable", () => {
+    expect(loadConfig(base).capacityRates).toBeUndefined();
+    expect(loadConfig({ ...base, ATD_CAPACITY_RATES: "100-400/3" }).capacityRates).toEqual([100, 200, 400]);
+    expect(() => loadConfig({ ...base, ATD_CAPACITY_RATES: "400,100" })).toThrow(
+      /^Failed to configure the run: ATD_CAPACITY_RATES="400,100": the rates must increase step by step\. Please give/,
+    );
+  });
 });

@@ -1,10 +1,11 @@
 /**
  * Cuts a capacity run's samples into its steps (the hold of each, from the capacity plan) and judges each against
  * the SLO table: per step the offered and achieved rate, latency percentiles, errors and dropped iterations; the knee
- * (the highest step within SLO); concurrency by Little's law (N = X * R) for the USL fit; the safe operating rate.
+ * (the highest step within SLO); concurrency by Little's law (N = X * R) for the USL fit; the safe operating rate;
+ * and what bounds the knee: the service, the load generator (k6 fell behind with VUs to spare), or the plan's top rate.
  */
 import { quantileSorted } from "simple-statistics";
-import type { CapacityStep } from "../../k6/profiles.ts";
+import { CAPACITY_MAX_VUS, type CapacityStep } from "../../k6/profiles.ts";
 import type { SloTable } from "../../k6/slo.ts";
 import { fitUsl, type UslFit } from "./usl-fit.ts";
 
@@ -33,6 +34,12 @@ export interface StepFigures {
   withinSlo: boolean;
   /** Why the step is outside the SLO (empty when within). */
   breaches: string[];
+  /**
+   * k6 dropped iterations while most of its VUs were idle: an arrival-rate executor drops an iteration only when no
+   * VU is free, so with few requests in flight (Little's law) the VUs were not waiting on the service; k6 itself
+   * could not start iterations on time (CPU). The step says nothing about the service.
+   */
+  generatorBound: boolean;
 }
 
 export interface CapacitySettings {
@@ -40,9 +47,25 @@ export interface CapacitySettings {
   safeShare: number;
   /** A step whose achieved throughput is below this share of the offered rate is saturated. */
   minThroughputShare: number;
+  /** The capacity scenario's maxVUs (lib/k6/profiles.ts). */
+  generatorVus: number;
+  /** Dropped iterations with fewer requests in flight than this share of generatorVus: the generator fell behind. */
+  generatorIdleShare: number;
 }
 
-export const DEFAULT_CAPACITY_SETTINGS: CapacitySettings = { safeShare: 0.7, minThroughputShare: 0.9 };
+export const DEFAULT_CAPACITY_SETTINGS: CapacitySettings = {
+  safeShare: 0.7,
+  minThroughputShare: 0.9,
+  generatorVus: CAPACITY_MAX_VUS,
+  generatorIdleShare: 0.5,
+};
+
+/**
+ * What the knee tells: "service" (the next step broke the SLO with k6 keeping up), "generator" (the next step broke
+ * because k6 fell behind: the knee is only a lower bound of the service's), "plan" (every step passed: the capacity is
+ * above the top rate), "none" (no step passed).
+ */
+export type KneeBound = "service" | "generator" | "plan" | "none";
 
 export interface CapacityAnalysis {
   steps: StepFigures[];
@@ -50,6 +73,12 @@ export interface CapacityAnalysis {
   /** Requests per second: safeShare of the knee's throughput. */
   safeOperatingRate: number | undefined;
   usl: UslFit | undefined;
+  kneeBoundBy: KneeBound;
+  /**
+   * --capacity-rates for a second run that pins the knee down: from the knee to the first failed step above it,
+   * 8 steps (each ~5-10% above the last for typical gaps).
+   */
+  refineRates: string | undefined;
 }
 
 /** The latency SLO of the endpoint the capacity scenario calls. */
@@ -108,7 +137,9 @@ export function stepFigures(
     if (throughput < settings.minThroughputShare * step.rate) {
       breaches.push(`throughput ${throughput.toFixed(0)}/s < ${String(settings.minThroughputShare * 100)}% of offered`);
     }
-    return { ...figures, withinSlo: breaches.length === 0, breaches };
+    const droppedTooMany = droppedIterations > slo.droppedIterationRate * plannedIterations;
+    const generatorBound = droppedTooMany && figures.concurrency < settings.generatorIdleShare * settings.generatorVus;
+    return { ...figures, withinSlo: breaches.length === 0, breaches, generatorBound };
   });
 }
 
@@ -122,11 +153,32 @@ export function findKnee(steps: readonly StepFigures[]): StepFigures | undefined
     );
 }
 
+function kneeBound(steps: readonly StepFigures[], knee: StepFigures | undefined): KneeBound {
+  if (!knee) return "none";
+  const next = steps.find((s) => s.offeredPerSecond > knee.offeredPerSecond);
+  if (!next) return "plan";
+  return next.generatorBound ? "generator" : "service";
+}
+
+/**
+ * A range for --capacity-rates: from the knee to the first step above it that the service failed (a step k6 could not
+ * drive says nothing about the service); when every step above failed on the generator, to the next one.
+ */
+function refineRates(steps: readonly StepFigures[], knee: StepFigures | undefined): string | undefined {
+  if (!knee) return undefined;
+  const above = steps.filter((s) => s.offeredPerSecond > knee.offeredPerSecond);
+  const upper = above.find((s) => !s.withinSlo && !s.generatorBound) ?? above[0];
+  if (!upper || upper.offeredPerSecond - knee.offeredPerSecond < 8) return undefined;
+  return `${String(knee.offeredPerSecond)}-${String(upper.offeredPerSecond)}/8`;
+}
+
 export function analyseCapacity(steps: StepFigures[], settings: CapacitySettings): CapacityAnalysis {
   const knee = findKnee(steps);
   return {
     steps,
     knee,
+    kneeBoundBy: kneeBound(steps, knee),
+    refineRates: refineRates(steps, knee),
     safeOperatingRate: knee ? knee.throughputPerSecond * settings.safeShare : undefined,
     usl: fitUsl(steps.filter((s) => s.requests > 0).map((s) => ({ n: s.concurrency, x: s.throughputPerSecond }))),
   };

@@ -42,6 +42,8 @@ export interface CapacityOptions {
   sloFile: string | undefined;
   /** --capacity-safe-share. */
   safeShare: number | undefined;
+  /** --capacity-rates: the step rates; undefined: the default steps. */
+  rates?: readonly number[] | undefined;
 }
 
 export async function readCapacitySamples(
@@ -76,10 +78,11 @@ export function capacitySeries(a: CapacityAnalysis): GaugeSeries[] {
       "Answered without error per second, per offered rate.",
       byStep((s) => s.throughputPerSecond),
     ),
+    // "percentile", not "quantile": Prometheus reserves quantile for summaries, and the reports refuse it on a gauge.
     gauge("capacity_step_latency_seconds", "Latency percentiles per offered rate, seconds.", [
-      ...byStep((s) => s.p50Ms / 1000, { quantile: "0.5" }),
-      ...byStep((s) => s.p95Ms / 1000, { quantile: "0.95" }),
-      ...byStep((s) => s.p99Ms / 1000, { quantile: "0.99" }),
+      ...byStep((s) => s.p50Ms / 1000, { percentile: "50" }),
+      ...byStep((s) => s.p95Ms / 1000, { percentile: "95" }),
+      ...byStep((s) => s.p99Ms / 1000, { percentile: "99" }),
     ]),
     gauge(
       "capacity_step_error_ratio",
@@ -103,6 +106,11 @@ export function capacitySeries(a: CapacityAnalysis): GaugeSeries[] {
       gauge("capacity_safe_operating_requests_per_second", "The recommended operating rate (a share of the knee).", [
         { value: a.safeOperatingRate ?? 0 },
       ]),
+      gauge(
+        "capacity_knee_generator_bound",
+        "1 when the load generator, not the service, fell behind above the knee (the knee is a lower bound).",
+        [{ value: a.kneeBoundBy === "generator" ? 1 : 0 }],
+      ),
     );
   }
   if (a.usl) {
@@ -145,7 +153,7 @@ export class CapacityExtension implements RunExtension {
     try {
       slo = await sloTable(this.#options.sloFile);
       const read = await readCapacitySamples(path.join(ctx.runDir, rawResultsFile(CAPACITY_SCENARIO)));
-      const plan = capacityPlan(this.#options.duration);
+      const plan = capacityPlan(this.#options.duration, this.#options.rates);
       analysis = analyseCapacity(stepFigures(plan, read.startMs, read.samples, read.dropped, slo, settings), settings);
     } catch (error) {
       return extensionVerdict(this.name, {
@@ -172,9 +180,21 @@ export class CapacityExtension implements RunExtension {
       },
     ];
     const findings: string[] = [];
-    const top = analysis.steps.at(-1);
-    if (knee && top && knee.index === top.index) {
-      findings.push("Every step met the SLO: the knee is above the plan's top rate (the capacity is at least that).");
+    if (analysis.kneeBoundBy === "plan") {
+      findings.push(
+        "Every step met the SLO: the knee is above the plan's top rate (the capacity is at least that). Please rerun with higher --capacity-rates.",
+      );
+    }
+    const bound = knee && analysis.steps.find((s) => s.offeredPerSecond > knee.offeredPerSecond);
+    if (analysis.kneeBoundBy === "generator" && bound) {
+      findings.push(
+        `The knee is a lower bound set by the load generator: at ${String(bound.offeredPerSecond)}/s k6 dropped ${String(bound.droppedIterations)} iterations with only ${bound.concurrency.toFixed(0)} requests in flight (of ${String(settings.generatorVus)} VUs), so it fell behind on its own. Please give k6 more CPU (another host, --segments across hosts) or the service a smaller share of this one (--service-cpus).`,
+      );
+    }
+    if (analysis.refineRates) {
+      findings.push(
+        `To pin the knee down, rerun between it and the first failed step: --capacity-rates ${analysis.refineRates}.`,
+      );
     }
     for (const s of analysis.steps.filter((s) => !s.withinSlo)) {
       findings.push(`${String(s.offeredPerSecond)}/s offered: ${s.breaches.join(", ")}`);
@@ -183,6 +203,8 @@ export class CapacityExtension implements RunExtension {
       kneeOfferedPerSecond: knee?.offeredPerSecond,
       kneeThroughputPerSecond: knee?.throughputPerSecond,
       kneeP95Ms: knee?.p95Ms,
+      kneeBoundBy: analysis.kneeBoundBy,
+      refineRates: analysis.refineRates,
       safeOperatingRatePerSecond: analysis.safeOperatingRate,
       safeShare: settings.safeShare,
       usl: analysis.usl

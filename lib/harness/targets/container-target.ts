@@ -34,6 +34,7 @@ export class ContainerTarget {
   #seed: number | undefined;
   #logFile: string | undefined;
   #args: string[] = [];
+  #cpus: number | undefined;
 
   withSeed(seed: number): this {
     this.#seed = seed;
@@ -50,6 +51,12 @@ export class ContainerTarget {
     return this;
   }
 
+  /** Docker's --cpus for the service container. */
+  withCpuBudget(cores: number): this {
+    this.#cpus = cores;
+    return this;
+  }
+
   async start(): Promise<StartedContainerTarget> {
     const environment = serviceArgsToEnvironment(this.#args);
     let container: StartedServiceContainer;
@@ -58,6 +65,7 @@ export class ContainerTarget {
       const builder = new ServiceContainer(image).withEnvironment(environment);
       if (this.#seed !== undefined) builder.withSeed(this.#seed);
       if (this.#logFile) builder.withLogFile(this.#logFile);
+      if (this.#cpus !== undefined) builder.withCpus(this.#cpus);
       container = await builder.start();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import { ControlClient } from "../control-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { SERVICE_MAIN } from "../paths.ts";
+import { applyCpuBudget, type CpuBudget } from "./cpu-budget.ts";
 import type { StartedTarget } from "./started-target.ts";
 
 const START_TIMEOUT_MS = 20_000;
@@ -29,6 +30,7 @@ export class EmbeddedTarget {
   #args: string[] = [];
   #logFile: string | undefined;
   #seed: number | undefined;
+  #cpus: number | undefined;
 
   /** Extra service flags (see docs/service.md), e.g. ["--rate-window-seconds", "5"]. */
   withServiceArgs(args: readonly string[]): this {
@@ -38,6 +40,15 @@ export class EmbeddedTarget {
 
   withSeed(seed: number): this {
     this.#seed = seed;
+    return this;
+  }
+
+  /**
+   * Limits the service to `cores` CPU once it listens (lib/harness/targets/cpu-budget.ts); start-up runs unlimited so
+   * a small budget does not turn a 2 s start into a timeout.
+   */
+  withCpuBudget(cores: number): this {
+    this.#cpus = cores;
     return this;
   }
 
@@ -94,7 +105,16 @@ export class EmbeddedTarget {
         }
       });
     });
-    return new StartedEmbeddedTarget(child, listening, token);
+    let budget: CpuBudget | undefined;
+    if (this.#cpus !== undefined && child.pid !== undefined) {
+      try {
+        budget = await applyCpuBudget(child.pid, this.#cpus);
+      } catch (error) {
+        child.kill("SIGKILL");
+        throw error;
+      }
+    }
+    return new StartedEmbeddedTarget(child, listening, token, budget);
   }
 }
 
@@ -104,11 +124,14 @@ export class StartedEmbeddedTarget implements StartedTarget {
   readonly control: ControlClient;
   readonly died: Promise<string>;
   readonly pid: number | undefined;
+  /** The service's CPU budget, when --service-cpus gave one. */
+  readonly cpuBudget: CpuBudget | undefined;
   #child: ChildProcess;
   #stopping = false;
 
-  constructor(child: ChildProcess, listening: ListeningLine, token: string) {
+  constructor(child: ChildProcess, listening: ListeningLine, token: string, cpuBudget?: CpuBudget) {
     this.#child = child;
+    this.cpuBudget = cpuBudget;
     this.pid = child.pid;
     this.apiUrl = listening.api;
     this.control = new ControlClient(listening.control, token);
@@ -120,6 +143,11 @@ export class StartedEmbeddedTarget implements StartedTarget {
   }
 
   async stop(): Promise<void> {
+    await this.#stopProcess();
+    await this.cpuBudget?.release();
+  }
+
+  async #stopProcess(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
     this.#stopping = true;
     const exited = new Promise<void>((resolve) => {
