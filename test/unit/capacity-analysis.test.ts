@@ -65,7 +65,8 @@ describe("capacity plan", () => {
   it("should step through every rate with a ramp and a hold of --duration, as the profile's stages", () => {
     const plan = capacityPlan("4s");
     expect(plan.map((s) => s.rate)).toEqual(CAPACITY_STEP_RATES);
-    expect(plan[1]?.holdFrom).toBe(2 + 4 + 2);
+    expect(plan[0]?.holdFrom).toBe(5);
+    expect(plan[1]?.holdFrom).toBe(5 + 4 + 2);
     const profile = profileNamed("capacity").scenario("4s") as { stages: { target: number; duration: string }[] };
     expect(profile.stages).toHaveLength(2 * CAPACITY_STEP_RATES.length);
     expect(expectedIterations(profileNamed("capacity").scenario("4s"))).toBeGreaterThan(4 * 8000);
@@ -101,9 +102,9 @@ describe("capacity rates", () => {
   it("should build the plan and the k6 stages from the given rates", () => {
     const plan = capacityPlan("5s", [800, 900, 1000]);
     expect(plan.map((s) => [s.rate, s.holdFrom, s.holdTo])).toEqual([
-      [800, 2, 7],
-      [900, 9, 14],
-      [1000, 16, 21],
+      [800, 5, 10],
+      [900, 12, 17],
+      [1000, 19, 24],
     ]);
     const scenario = capacityScenario("5s", [800, 900, 1000]) as { startRate: number; stages: unknown[] };
     expect(scenario.startRate).toBe(800);

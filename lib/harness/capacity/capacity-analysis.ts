@@ -5,7 +5,7 @@
  * and what bounds the knee: the service, the load generator (k6 fell behind with VUs to spare), or the plan's top rate.
  */
 import { quantileSorted } from "simple-statistics";
-import { CAPACITY_MAX_VUS, type CapacityStep } from "../../k6/profiles.ts";
+import { CAPACITY_PRE_ALLOCATED_VUS, type CapacityStep } from "../../k6/profiles.ts";
 import type { SloTable } from "../../k6/slo.ts";
 import { fitUsl, type UslFit } from "./usl-fit.ts";
 
@@ -35,9 +35,9 @@ export interface StepFigures {
   /** Why the step is outside the SLO (empty when within). */
   breaches: string[];
   /**
-   * k6 dropped iterations while most of its VUs were idle: an arrival-rate executor drops an iteration only when no
-   * VU is free, so with few requests in flight (Little's law) the VUs were not waiting on the service; k6 itself
-   * could not start iterations on time (CPU). The step says nothing about the service.
+   * k6 dropped iterations while most of its ready VUs were idle: an arrival-rate executor drops an iteration only
+   * when no VU is free, so with few requests in flight (Little's law) the VUs were not waiting on the service; k6
+   * itself could not start iterations on time (CPU). The step says little about the service.
    */
   generatorBound: boolean;
 }
@@ -47,16 +47,20 @@ export interface CapacitySettings {
   safeShare: number;
   /** A step whose achieved throughput is below this share of the offered rate is saturated. */
   minThroughputShare: number;
-  /** The capacity scenario's maxVUs (lib/k6/profiles.ts). */
+  /** The VUs the capacity scenario has ready from the start (preAllocatedVUs, lib/k6/profiles.ts). */
   generatorVus: number;
-  /** Dropped iterations with fewer requests in flight than this share of generatorVus: the generator fell behind. */
+  /**
+   * Dropped iterations with fewer requests in flight than this share of generatorVus: the generator fell behind.
+   * Only ready VUs count: between them and maxVUs k6 starts VUs on demand, and drops while it does, which a
+   * saturated service (many requests in flight) also causes.
+   */
   generatorIdleShare: number;
 }
 
 export const DEFAULT_CAPACITY_SETTINGS: CapacitySettings = {
   safeShare: 0.7,
   minThroughputShare: 0.9,
-  generatorVus: CAPACITY_MAX_VUS,
+  generatorVus: CAPACITY_PRE_ALLOCATED_VUS,
   generatorIdleShare: 0.5,
 };
 

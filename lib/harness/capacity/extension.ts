@@ -188,7 +188,7 @@ export class CapacityExtension implements RunExtension {
     const bound = knee && analysis.steps.find((s) => s.offeredPerSecond > knee.offeredPerSecond);
     if (analysis.kneeBoundBy === "generator" && bound) {
       findings.push(
-        `The knee is a lower bound set by the load generator: at ${String(bound.offeredPerSecond)}/s k6 dropped ${String(bound.droppedIterations)} iterations with only ${bound.concurrency.toFixed(0)} requests in flight (of ${String(settings.generatorVus)} VUs), so it fell behind on its own. Please give k6 more CPU (another host, --segments across hosts) or the service a smaller share of this one (--service-cpus).`,
+        `The knee is a lower bound set by the load generator: at ${String(bound.offeredPerSecond)}/s k6 dropped ${String(bound.droppedIterations)} iterations with only ${bound.concurrency.toFixed(0)} requests in flight (of ${String(settings.generatorVus)} ready VUs), so it fell behind on its own. Please give k6 more CPU (another host, --segments across hosts) or the service a smaller share of this one (--service-cpus).`,
       );
     }
     if (analysis.refineRates) {
