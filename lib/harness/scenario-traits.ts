@@ -30,8 +30,9 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   // Sell slots out and read ground truth (alternatives), move the clock and read holds (invariants). Not splittable:
   // iterations pick their slots by iteration number, which split k6 processes would repeat.
   alternatives: { needsControl: true, splittable: false },
-  // Registers the sink, moves the clock and changes the catalogue through the control API.
-  webhooks: { needsControl: true },
+  // Registers the sink, moves the clock and changes the catalogue through the control API. Not splittable: the clock
+  // moves for every runner (its flows must not overlap: one VU), and its expectations name partner 0.
+  webhooks: { needsControl: true, splittable: false },
   invariants: { needsControl: true, splittable: false },
   // Drift is judged against the soak profile's constant rate; capacity steps through its own rate plan.
   soak: { profile: "soak" },
