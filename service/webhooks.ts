@@ -5,16 +5,25 @@
  * the time scale, on real timers so that a clock jump does not fire them), then the endpoint is disabled; 410
  * disables at once. Delivery never blocks the request that caused the event: emit() only queues.
  * First attempts of messages about one resource go out one after the other, so they arrive in order.
- * Every message is kept in a bounded ledger (GET /__control/events) with its attempts.
+ * Messages are kept in a ledger (GET /__control/events) with their attempts: the newest LEDGER_LIMIT, none emitted
+ * more than LEDGER_RETENTION_MS ago. The POSTs go out through node:http (webhook-post.ts says why not fetch).
  */
 import { createHmac } from "node:crypto";
 import type { WebhookEventType } from "../lib/contract/index.ts";
 import type { DefectSwitchboard } from "./defects/index.ts";
 import type { Partner } from "./partners.ts";
+import { WebhookPoster } from "./webhook-post.ts";
 
 export const RETRY_SCHEDULE_SECONDS = [60, 120, 240, 480, 960, 1920, 3840, 86_400, 86_400, 86_400] as const;
 export const DELIVERY_TIMEOUT_MS = 20_000;
-const LEDGER_LIMIT = 50_000;
+/**
+ * The ledger is for tests and people looking at a run, not for replay: it keeps the recent past only. A soak with
+ * churn and webhooks emits ~28 messages a second (catalogue events go to every registered partner), each about
+ * 0.9 KiB with its body and attempts (heap snapshots). The former cap alone (50,000 messages) let the ledger grow by
+ * ~1.4 MiB a minute for the first half hour of a nightly soak. Now it holds at most ~9 MiB, reached within 6 minutes.
+ */
+export const LEDGER_LIMIT = 10_000;
+export const LEDGER_RETENTION_MS = 10 * 60_000;
 const WRONG_SECRET = `whsec_${Buffer.from("not the partner's secret").toString("base64")}`;
 
 export type MessageState = "pending" | "delivered" | "failed" | "disabled" | "no-endpoint";
@@ -58,10 +67,19 @@ export class Webhooks {
   #timers = new Set<NodeJS.Timeout>();
   #aborts = new Set<AbortController>();
   #generation = 0;
+  readonly #poster = new WebhookPoster();
+  readonly #ledgerLimit: number;
+  readonly #retentionMs: number;
 
-  constructor(defects: DefectSwitchboard, timeScale: () => number) {
+  constructor(
+    defects: DefectSwitchboard,
+    timeScale: () => number,
+    ledger: { limit?: number; retentionMs?: number } = {},
+  ) {
     this.#defects = defects;
     this.#timeScale = timeScale;
+    this.#ledgerLimit = ledger.limit ?? LEDGER_LIMIT;
+    this.#retentionMs = ledger.retentionMs ?? LEDGER_RETENTION_MS;
   }
 
   /** Queues one message per recipient; recipients without an endpoint are recorded as "no-endpoint". */
@@ -132,11 +150,17 @@ export class Webhooks {
 
   stop(): void {
     this.reset();
+    this.#poster.destroy();
   }
 
+  /** Appends to the ledger and drops what is past its bounds (messages whose retries are still due go on unseen). */
   #record(message: Message): void {
-    this.#ledger.push(message);
-    if (this.#ledger.length > LEDGER_LIMIT) this.#ledger.splice(0, this.#ledger.length - LEDGER_LIMIT);
+    const ledger = this.#ledger;
+    ledger.push(message);
+    const oldest = message.emittedAtMs - this.#retentionMs;
+    let drop = Math.max(0, ledger.length - this.#ledgerLimit);
+    while (drop < ledger.length - 1 && (ledger[drop]?.emittedAtMs ?? oldest) < oldest) drop++;
+    if (drop > 0) ledger.splice(0, drop);
   }
 
   #later(ms: number, run: () => void): void {
@@ -190,20 +214,18 @@ export class Webhooks {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: {
+      status = await this.#poster.post(
+        url,
+        {
           "content-type": "application/json",
           "webhook-id": webhookId,
           "webhook-timestamp": String(timestamp),
           "webhook-signature": signature(secret, webhookId, timestamp, message.body),
           "user-agent": "atd-reference-service",
         },
-        body: message.body,
-        signal: abort.signal,
-      });
-      status = res.status;
-      await res.arrayBuffer().catch(() => undefined);
+        message.body,
+        abort.signal,
+      );
     } catch (e) {
       error = abort.signal.aborted ? "timeout" : e instanceof Error ? e.message : String(e);
     } finally {

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
+import { DefectSwitchboard } from "../../service/defects/index.ts";
+import { Webhooks } from "../../service/webhooks.ts";
 import { ALT_KEY, KEY, api, book, control, pickType, start } from "./helpers.ts";
 
 interface Delivery {
@@ -108,6 +110,19 @@ describe("webhooks", () => {
     expect(gone.deliveries).toHaveLength(1);
     const partner = await control(svc, `/__control/partners/${KEY}`);
     expect(partner.body.data.webhookEnabled).toBe(false);
+  });
+
+  it("should keep the event ledger bounded: the newest messages, none older than the retention", async () => {
+    const webhooks = new Webhooks(new DefectSwitchboard(), () => 1, { limit: 3, retentionMs: 100 });
+    const emit = (resource: string) => {
+      webhooks.emit("product_updated", resource, {}, [], 0);
+    };
+    for (const r of ["p0", "p1", "p2", "p3", "p4"]) emit(r);
+    expect(webhooks.events({}).map((m) => m.resource)).toEqual(["p2", "p3", "p4"]);
+    await sleep(150);
+    emit("p5");
+    expect(webhooks.events({}).map((m) => m.resource)).toEqual(["p5"]);
+    webhooks.stop();
   });
 
   it("should not block the request that caused an event when the receiver hangs", async () => {
