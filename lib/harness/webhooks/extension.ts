@@ -3,13 +3,16 @@
  * through the control API (PUT /__control/partners/{key} {webhookUrl, webhookSecret}), and k6 is told to record
  * expectations. finish(): the expectations are read from k6's logs, reserved bookings nobody touched are made to
  * expire by moving the clock past five days (the extension triggers it, so it records those expectations), the sink
- * waits for deliveries up to a deadline, and the join becomes checks, thresholds and figures. stop(): the keys are
+ * waits for deliveries up to a deadline, and the join becomes checks, thresholds and figures. The catalogue events
+ * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). stop(): the keys are
  * unregistered and the sink closes.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RESERVED_BOOKING_LIFETIME_SECONDS, isRecord } from "../../contract/index.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
+import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
+import { churnExpectations } from "../churn/webhook-expectations.ts";
 import type { ControlClient } from "../control-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import {
@@ -159,6 +162,9 @@ export class WebhookSinkExtension implements RunExtension {
     }
     const expectations: Expectation[] = [];
     for (const log of k6.logs.values()) expectations.push(...parseExpectations(log));
+    // The churn driver finishes before the sink (extensions.ts), so its log is complete; no log, no churn events.
+    const churned = churnExpectations(await readChurnLog(path.join(ctx.runDir, CHURN_LOG)));
+    expectations.push(...churned);
     const errors: string[] = [];
     const reserved = bookingsLeftReserved(expectations);
     if (reserved.length > 0) {
@@ -202,6 +208,7 @@ export class WebhookSinkExtension implements RunExtension {
         `The service's time scale changed during the run (${this.#timeScale} -> ${timeScale}); retries were judged against ${timeScale}.`,
       );
     }
+    verdict.figures.expectedFromChurn = churned.length;
     verdict.errors.push(...errors);
     if (errors.length > 0) verdict.verdict = "fail";
     return verdict;

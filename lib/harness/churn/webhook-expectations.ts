@@ -1,0 +1,37 @@
+/**
+ * The webhook events the churn driver's changes cause, read from its log (churn.jsonl), so that the webhook sink
+ * expects them instead of reporting them as unexpected. Data flows one way: the churn log goes to the sink's verdict
+ * and nothing goes back to the driver or to k6.
+ *
+ * Which change emits what (docs/service.md, "Webhooks"). A content update emits product_type_content_updated. A
+ * withdrawal (available:false) emits product_type_not_available and its undo (available:true)
+ * product_type_available, each only when the product type's availability really changes: an undo sets the type
+ * available even while another withdrawal of it is pending, and that one's undo then emits nothing.
+ * Seat, cap and sell-out changes emit nothing. Catalogue events go to every partner with a webhook URL, so the
+ * expectations name no key. Every hot-set type starts available (hotSet() picks available ones) and only the driver
+ * changes it. A change the control API did not accept (status other than 200) is taken as not made: the churn check
+ * already fails the run for it.
+ */
+import type { ExpectationRecord } from "../../contract/index.ts";
+import type { ChurnLogEntry } from "./log.ts";
+
+export function churnExpectations(entries: readonly ChurnLogEntry[]): ExpectationRecord[] {
+  const expectations: ExpectationRecord[] = [];
+  const unavailable = new Set<string>();
+  // The driver sends one request at a time and logs each change before the next: `at` is the order they took effect.
+  const ordered = [...entries].sort((a, b) => a.at - b.at);
+  for (const e of ordered) {
+    if (e.status !== 200) continue;
+    const base = { resource: e.productTypeUuid, at: e.at };
+    if (e.kind === "content" && e.phase === "apply") {
+      expectations.push({ ...base, type: "product_type_content_updated" });
+    } else if (e.kind === "unavailable") {
+      const withdraw = e.phase === "apply";
+      if (withdraw === unavailable.has(e.productTypeUuid)) continue;
+      expectations.push({ ...base, type: withdraw ? "product_type_not_available" : "product_type_available" });
+      if (withdraw) unavailable.add(e.productTypeUuid);
+      else unavailable.delete(e.productTypeUuid);
+    }
+  }
+  return expectations;
+}
