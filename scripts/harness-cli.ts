@@ -10,7 +10,7 @@ import { CapacityRatesError, PROFILES, parseCapacityRates, profileNamed } from "
 import { scenarioSeconds } from "../lib/k6/durations.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
-import { WEBHOOK_SCENARIO, extensionsFor } from "../lib/harness/extensions.ts";
+import { extensionsFor, webhooksOn } from "../lib/harness/extensions.ts";
 import { prepareChaos } from "../lib/harness/chaos/prepare-chaos.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
@@ -79,8 +79,8 @@ function nonNegativeNumber(value: string): number {
   return Number(value);
 }
 
-/** HARNESS_CHURN: 1/true/yes on, 0/false/no off, unset: the scenario's default. */
-function churnFromEnv(value: string | undefined): boolean | undefined {
+/** HARNESS_CHURN, HARNESS_WEBHOOKS: 1/true/yes/on on, anything else off, unset: the scenarios' default. */
+function switchFromEnv(value: string | undefined): boolean | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   return /^(1|true|yes|on)$/i.test(value.trim());
 }
@@ -197,10 +197,12 @@ program
   )
   .addOption(new Option("--traffic <file>", "JSON file overriding the traffic model").env("HARNESS_TRAFFIC"))
   .addOption(
-    new Option("--webhooks", "run the webhook sink beside k6 (always on for the webhooks scenario)").env(
-      "HARNESS_WEBHOOKS",
+    new Option(
+      "--webhooks",
+      "run the webhook sink beside k6 (HARNESS_WEBHOOKS=1; default for soak, always on for webhooks)",
     ),
   )
+  .addOption(new Option("--no-webhooks", "no webhook sink, also for the soak (HARNESS_WEBHOOKS=0)"))
   .addOption(
     new Option("--webhook-listen <host:port>", "where the webhook sink listens")
       .default("127.0.0.1:0")
@@ -225,10 +227,10 @@ program
   .addOption(
     new Option(
       "--churn",
-      "churn inventory through the control API during the run (HARNESS_CHURN=1; default for alternatives)",
+      "churn inventory through the control API during the run (HARNESS_CHURN=1; default for alternatives and soak)",
     ),
   )
-  .addOption(new Option("--no-churn", "no inventory churn, also for the alternatives scenario (HARNESS_CHURN=0)"))
+  .addOption(new Option("--no-churn", "no inventory churn, also for alternatives and soak (HARNESS_CHURN=0)"))
   .addOption(
     new Option("--churn-config <file>", "JSON file with the churn rate, mix, hold times and dates").env(
       "HARNESS_CHURN_CONFIG",
@@ -314,8 +316,9 @@ program
         EXIT.usage,
       );
     }
+    const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
     const chaos = await prepareChaos(flags.chaos, {
-      sinkEnabled: flags.webhooks === true || scenarios.includes(WEBHOOK_SCENARIO),
+      sinkEnabled: webhooksOn(scenarios, webhooks, flags.segments),
       listen: flags.webhookListen,
       publicUrl: flags.webhookUrl,
     });
@@ -339,8 +342,9 @@ program
       segments: flags.segments,
       extensions: extensionsFor({
         scenarios,
+        segments: flags.segments,
         webhooks: {
-          enabled: flags.webhooks === true,
+          enabled: webhooks,
           listen: chaos.webhookListen,
           publicUrl: chaos.webhookUrl,
           misbehaveShare: flags.webhookMisbehave,
@@ -348,7 +352,7 @@ program
         },
         sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
         churn: {
-          enabled: flags.churn ?? churnFromEnv(process.env.HARNESS_CHURN),
+          enabled: flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN),
           configFile: flags.churnConfig ? path.resolve(flags.churnConfig) : undefined,
           ratePerSecond: flags.churnRate,
         },

@@ -1,6 +1,7 @@
 /**
- * Which extensions a run gets: some scenarios need one (the webhook scenario needs the sink), and flags can add
- * others (churn, chaos). One place, so a newcomer finds what runs beside k6 for a given command line.
+ * Which extensions a run gets: some scenarios need one (the webhook scenario needs the sink, the soak runs with churn
+ * and the sink), and flags add others (churn, chaos) or turn a scenario's default off (--no-churn, --no-webhooks).
+ * One place, so a newcomer finds what runs beside k6 for a given command line.
  */
 import type { RunExtension } from "./run-extension.ts";
 import type { RefusalMode } from "./webhooks/misbehaviour.ts";
@@ -13,8 +14,11 @@ import { SOAK_SCENARIO, SoakExtension, type SoakOptions } from "./soak/extension
 import { CAPACITY_SCENARIO, CapacityExtension, type CapacityOptions } from "./capacity/extension.ts";
 
 export interface WebhookChoice {
-  /** --webhooks: the sink for any run (always on for the webhooks scenario). */
-  enabled: boolean;
+  /**
+   * --webhooks / --no-webhooks (HARNESS_WEBHOOKS); undefined: on for the soak unless split (webhooksOn). The webhooks
+   * scenario always has the sink.
+   */
+  enabled: boolean | undefined;
   /** --webhook-listen host:port. */
   listen: string;
   /** --webhook-url: the URL the service must call. */
@@ -27,6 +31,8 @@ export interface WebhookChoice {
 
 export interface ExtensionChoice {
   scenarios: readonly string[];
+  /** --segments: k6 processes per scenario (webhooksOn). */
+  segments?: number;
   webhooks?: WebhookChoice;
   /** The run's --slo file: extensions judge against the same SLO table as k6. */
   sloFile?: string;
@@ -40,7 +46,7 @@ export interface ExtensionChoice {
 }
 
 export interface ChurnChoice {
-  /** --churn / --no-churn (HARNESS_CHURN); undefined: on for the alternatives scenario only. */
+  /** --churn / --no-churn (HARNESS_CHURN); undefined: on for the alternatives scenario and the soak (churnOn). */
   enabled: boolean | undefined;
   /** --churn-config: JSON file with any subset of DEFAULT_CHURN (lib/harness/churn/config.ts). */
   configFile: string | undefined;
@@ -50,6 +56,26 @@ export interface ChurnChoice {
 
 /** The scenario that triggers every webhook kind and measures retries. */
 export const WEBHOOK_SCENARIO = "webhooks";
+
+/** Scenarios that run with the webhook sink unless --no-webhooks: a soak is a day of partner traffic, webhooks too. */
+const WEBHOOKS_BY_DEFAULT: readonly string[] = [SOAK_SCENARIO];
+/** Scenarios that run with inventory churn unless --no-churn. */
+const CHURN_BY_DEFAULT: readonly string[] = [ALTERNATIVES_SCENARIO, SOAK_SCENARIO];
+
+/**
+ * Whether the run has the webhook sink: always for the webhooks scenario, else the flag, else the scenarios' default.
+ * A run split over k6 processes (--segments) gets no sink by default: each runner numbers the keys of its own slice
+ * from 0, so the booking expectations it logs would name another partner's endpoint than the one that was called.
+ */
+export function webhooksOn(scenarios: readonly string[], enabled: boolean | undefined, segments = 1): boolean {
+  if (scenarios.includes(WEBHOOK_SCENARIO)) return true;
+  return enabled ?? (segments <= 1 && scenarios.some((s) => WEBHOOKS_BY_DEFAULT.includes(s)));
+}
+
+/** Whether the run has inventory churn: the flag, else the scenarios' default. */
+export function churnOn(scenarios: readonly string[], enabled: boolean | undefined): boolean {
+  return enabled ?? scenarios.some((s) => CHURN_BY_DEFAULT.includes(s));
+}
 
 export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   const extensions: RunExtension[] = [];
@@ -68,7 +94,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
     );
   }
   const webhookScenario = choice.scenarios.includes(WEBHOOK_SCENARIO);
-  if (webhookScenario || choice.webhooks?.enabled) {
+  if (webhooksOn(choice.scenarios, choice.webhooks?.enabled, choice.segments)) {
     extensions.push(
       new WebhookSinkExtension({
         listen: choice.webhooks?.listen ?? "127.0.0.1:0",
@@ -86,7 +112,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   // Late, so its schedule starts just before k6 does.
   if (choice.chaos) extensions.push(new NetworkChaosExtension(choice.chaos));
   // Last, so it finishes first: the churn log is complete before anything reads it.
-  if (choice.churn?.enabled ?? alternativesScenario) {
+  if (churnOn(choice.scenarios, choice.churn?.enabled)) {
     extensions.push(
       new ChurnExtension({ configFile: choice.churn?.configFile, ratePerSecond: choice.churn?.ratePerSecond }),
     );

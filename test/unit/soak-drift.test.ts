@@ -97,6 +97,21 @@ describe("soak drift rules", () => {
     expect(failed(warmUpOnly)).toEqual([]);
   });
 
+  it("should judge memory up to the last request only, not the teardown after k6 (clock jump, expiry webhooks)", () => {
+    const teardown = Array.from({ length: 30 }, (_, s) => ({
+      t: T0 + (SECONDS + s) * 1000,
+      rssBytes: 260e6 + s * 5e6,
+      heapUsedBytes: 140e6 + s * 5e6,
+      openConnections: 0,
+    }));
+    const judgement = judgeSoak(
+      { requests: requests(), droppedIterations: 0, service: [...service(), ...teardown] },
+      DEFAULT_SOAK_RULES,
+    );
+    expect(failed(judgement)).toEqual([]);
+    expect(judgement.figures.openConnectionsLast).toBeCloseTo(40, 5);
+  });
+
   it("should fail the connections rule when connections grow and the dropped rule on any dropped iteration", () => {
     const judgement = judgeSoak(
       { requests: requests(), droppedIterations: 3, service: service({ connections: (s) => Math.floor(s / 4) }) },

@@ -176,9 +176,12 @@ export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgemen
     ),
   );
 
-  // Only scrapes that carried the figures: a failed scrape is a gap, never a zero.
+  // Only scrapes that carried the figures: a failed scrape is a gap, never a zero. Only scrapes from the end of the
+  // warm-up to the last request: the scraper runs on until the other extensions have finished, and what they do
+  // after k6 (the webhook sink moves the clock past the booking lifetime, so every reserved booking expires and emits
+  // a webhook; churn undoes its pending changes) is teardown, not load the soak is judging.
   const judged = obs.service.filter(
-    (p) => p.t >= judgedFrom && p.rssBytes !== undefined && p.heapUsedBytes !== undefined,
+    (p) => p.t >= judgedFrom && p.t <= tEnd && p.rssBytes !== undefined && p.heapUsedBytes !== undefined,
   );
   if (judged.length < 3) {
     findings.push(
