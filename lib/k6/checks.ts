@@ -3,7 +3,7 @@
  * what was wrong: the problem is logged once per distinct problem per VU with a marker the harness's verdict reads,
  * so the iteration loop never floods the log.
  */
-import { check } from "k6";
+import { check, type Checkers } from "k6";
 import {
   CHECK_FAILURE_MARKER,
   CHECK_OBSERVED_MARKER,
@@ -12,12 +12,13 @@ import {
   HEADERS,
   RESPONSE_SHAPES,
   diffKeys,
+  type EndpointName,
   isLinkArray,
   isRecord,
   type KeySet,
   type ResponseShape,
 } from "../contract/index.ts";
-import { header, type ApiResponse } from "./client.ts";
+import type { ApiResponse } from "./client.ts";
 
 const MAX_REPORTED_PER_VU = 100;
 const reported = new Set<string>();
@@ -66,34 +67,206 @@ function describeKeyDiff(where: string, value: object, shape: ResponseShape): st
   return parts.length ? `${where}: ${parts.join("; ")}` : undefined;
 }
 
-function statusProblem(res: ApiResponse<unknown>, expected: readonly number[]): string | undefined {
-  if (expected.includes(res.status)) return undefined;
-  const want = expected.join(" or ");
+/**
+ * What a key-set check needs of a shape, worked out once: the expected and forbidden keys as lookup objects, so one
+ * Object.keys per item and a property read per key decide a match (diffKeys builds two Sets and two filtered arrays
+ * per item, several times the cost in k6's script runtime; it still describes a mismatch once one is found).
+ */
+interface KeyRule {
+  /** A shape that both expects and forbids a key has no fast test: every item takes diffKeys' path. */
+  conflict: boolean;
+  expected: Record<string, true>;
+  count: number;
+  exact: boolean;
+  forbidden: Record<string, true>;
+  links: boolean;
+}
+
+const keyRules: Partial<Record<EndpointName, KeyRule>> = {};
+
+function lookupOf(keys: KeySet): Record<string, true> {
+  const lookup: Record<string, true> = Object.create(null) as Record<string, true>;
+  for (const key of keys) lookup[key] = true;
+  return lookup;
+}
+
+function keyRuleOf(endpoint: EndpointName, shape: ResponseShape): KeyRule {
+  let rule = keyRules[endpoint];
+  if (!rule) {
+    const keys = shape.keys ?? [];
+    const expected = lookupOf(keys);
+    const forbidden = shape.forbidden ?? [];
+    rule = {
+      conflict: forbidden.some((key) => expected[key] === true),
+      expected,
+      count: Object.keys(expected).length,
+      exact: shape.exact,
+      forbidden: lookupOf(forbidden),
+      links: keys.includes("links"),
+    };
+    keyRules[endpoint] = rule;
+  }
+  return rule;
+}
+
+function isLinkList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const link: unknown = value[i];
+    if (!isRecord(link) || typeof link.rel !== "string" || typeof link.href !== "string") return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a value has the shape's keys (all of them, and no others when the set is exact), no forbidden key, and
+ * links as a list of links: the fast test of every item. Its own keys are unique, so counting the expected ones
+ * among them is enough.
+ */
+function keysMatch(value: object, rule: KeyRule): boolean {
+  if (rule.conflict) return false;
+  const own = Object.keys(value);
+  if (rule.exact ? own.length !== rule.count : own.length < rule.count) return false;
+  let found = 0;
+  for (let i = 0; i < own.length; i++) {
+    const key = own[i] as string;
+    if (rule.expected[key] === true) found++;
+    else if (rule.exact || rule.forbidden[key] === true) return false;
+  }
+  return found === rule.count && (!rule.links || isLinkList((value as Record<string, unknown>).links));
+}
+
+/** The key-set problem of an answer whose envelope held: every item of a list, or the detail's data. */
+function keysProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | undefined {
+  const rule = keyRuleOf(res.endpoint, shape);
+  const data = res.data;
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) {
+      const item = data[i] as object;
+      if (!keysMatch(item, rule)) return describeKeyDiff(`item ${i}`, item, shape) ?? `item ${i}: keys differ`;
+    }
+    return undefined;
+  }
+  if (keysMatch(data as object, rule)) return undefined;
+  return describeKeyDiff("data", data as object, shape) ?? "data: keys differ";
+}
+
+function envelopeProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | undefined {
+  return res.data !== undefined && isRecord(res.body) && isLinkArray(res.body.links)
+    ? undefined
+    : `body is not a ${shape.envelope} envelope: ${JSON.stringify(res.body ?? null).slice(0, 120)}`;
+}
+
+/** What is wrong with a status that is not the expected one. */
+function statusProblem(res: ApiResponse<unknown>, expected: number | readonly number[]): string {
+  const want = typeof expected === "number" ? String(expected) : expected.join(" or ");
   if (res.status === 0) return `no response (connection failed or timed out), expected ${want}`;
   return `status ${res.status}${res.error ? ` (${res.error.code})` : ""}, expected ${want}`;
 }
 
+const WHOLE_NUMBER = /^\s*\d+\s*$/;
+
+/** Spec Part 8: X-RateLimit-Limit a positive integer, X-RateLimit-Remaining an integer from 0 to it. */
+function rateLimitProblem(res: ApiResponse<unknown>): string | undefined {
+  const limitRaw = res.header(HEADERS.rateLimitLimit);
+  const limit = limitRaw !== undefined && WHOLE_NUMBER.test(limitRaw) ? Number(limitRaw) : undefined;
+  if (limit === undefined || limit <= 0) {
+    return `${HEADERS.rateLimitLimit} is ${JSON.stringify(limitRaw ?? null)}, expected a positive integer`;
+  }
+  const remainingRaw = res.header(HEADERS.rateLimitRemaining);
+  const remaining = remainingRaw !== undefined && WHOLE_NUMBER.test(remainingRaw) ? Number(remainingRaw) : undefined;
+  if (remaining === undefined || remaining > limit) {
+    return `${HEADERS.rateLimitRemaining} is ${JSON.stringify(remainingRaw ?? null)}, expected an integer from 0 to ${limit}`;
+  }
+  return undefined;
+}
+
+/**
+ * What the shared checks need of an endpoint, worked out once per VU: its check names (k6 aggregates checks by name),
+ * whether it spends the rate-limit allowance, its response shape, and how many of its answers this VU has seen (for
+ * the shape sample). Every answer is checked through one of these: a lookup instead of names built per answer.
+ */
+interface EndpointChecks {
+  readonly endpoint: EndpointName;
+  readonly rateLimited: boolean;
+  readonly shape: ResponseShape;
+  readonly rateLimit: string;
+  readonly envelope: string;
+  readonly keys: string;
+  readonly status200: string;
+  /** Status check names by expected status other than 200 ("201", "200/201"). */
+  readonly status: Record<string, string>;
+  seen: number;
+}
+
+const endpointChecks: Partial<Record<EndpointName, EndpointChecks>> = {};
+
+function checksOf(endpoint: EndpointName): EndpointChecks {
+  let info = endpointChecks[endpoint];
+  if (!info) {
+    info = {
+      endpoint,
+      rateLimited: ENDPOINTS[endpoint].rateLimited,
+      shape: RESPONSE_SHAPES[endpoint],
+      rateLimit: `${endpoint}: rate-limit headers`,
+      envelope: `${endpoint}: ${RESPONSE_SHAPES[endpoint].envelope} envelope with links`,
+      keys: `${endpoint}: keys match the spec`,
+      status200: `${endpoint}: status 200`,
+      status: {},
+      seen: 0,
+    };
+    endpointChecks[endpoint] = info;
+  }
+  return info;
+}
+
+function statusName(info: EndpointChecks, expected: number | readonly number[]): string {
+  if (expected === 200) return info.status200;
+  const key = typeof expected === "number" ? String(expected) : expected.join("/");
+  return (info.status[key] ??= `${info.endpoint}: status ${key}`);
+}
+
+function statusOk(status: number, expected: number | readonly number[]): boolean {
+  return typeof expected === "number" ? status === expected : expected.includes(status);
+}
+
+/** Shape checks always run on the first answers of each endpoint in a VU, then on one in SHAPE_SAMPLE_EVERY. */
+const SHAPE_ALWAYS_FIRST = 20;
+const SHAPE_SAMPLE_EVERY = 10;
+
+/**
+ * Whether this answer's envelope and key set are checked. Parsing JSON is most of a check's cost inside k6, and a
+ * contract break shows on every answer of an endpoint, so after the first answers a sample is enough under load.
+ * The conformance scenarios call checkShape directly, on every answer.
+ */
+function sampleShape(info: EndpointChecks): boolean {
+  const seen = ++info.seen;
+  return seen <= SHAPE_ALWAYS_FIRST || seen % SHAPE_SAMPLE_EVERY === 0;
+}
+
+/**
+ * Records named conditions with one check() call and logs the problem of each failed one, as expectThat does.
+ * Plain booleans, not functions: k6 takes a non-function value as the condition's result (its check() resolves only
+ * callables), which spares a closure per condition and a call from Go back into the script for each.
+ */
+function record(results: Record<string, boolean>, failures: readonly (string | undefined)[]): void {
+  check(null, results as unknown as Checkers<null>);
+  for (let i = 0; i < failures.length; i += 2) {
+    const problem = failures[i + 1];
+    if (problem !== undefined) report(failures[i] as string, problem);
+  }
+}
+
 export function checkStatus(res: ApiResponse<unknown>, expected: number | readonly number[]): boolean {
-  const statuses = typeof expected === "number" ? [expected] : expected;
-  return expectThat(`${res.endpoint}: status ${statuses.join("/")}`, statusProblem(res, statuses));
+  const ok = statusOk(res.status, expected);
+  return expectThat(statusName(checksOf(res.endpoint), expected), ok ? undefined : statusProblem(res, expected));
 }
 
 /** Spec Part 8: every answer of a listed endpoint carries X-RateLimit-Limit and X-RateLimit-Remaining. */
 export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
-  if (!ENDPOINTS[res.endpoint].rateLimited || res.status === 0) return true;
-  const integer = (name: string) => {
-    const raw = header(res, name);
-    return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
-  };
-  const limit = integer(HEADERS.rateLimitLimit);
-  const remaining = integer(HEADERS.rateLimitRemaining);
-  let problem: string | undefined;
-  if (limit === undefined || limit <= 0) {
-    problem = `${HEADERS.rateLimitLimit} is ${JSON.stringify(header(res, HEADERS.rateLimitLimit) ?? null)}, expected a positive integer`;
-  } else if (remaining === undefined || remaining > limit) {
-    problem = `${HEADERS.rateLimitRemaining} is ${JSON.stringify(header(res, HEADERS.rateLimitRemaining) ?? null)}, expected an integer from 0 to ${limit}`;
-  }
-  return expectThat(`${res.endpoint}: rate-limit headers`, problem);
+  const info = checksOf(res.endpoint);
+  if (!info.rateLimited || res.status === 0) return true;
+  return expectThat(info.rateLimit, rateLimitProblem(res));
 }
 
 /**
@@ -101,51 +274,41 @@ export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
  * the envelope held (the data can be used); a key-set mismatch fails its own check without stopping the caller.
  */
 export function checkShape(res: ApiResponse<unknown>): boolean {
-  const shape: ResponseShape = RESPONSE_SHAPES[res.endpoint];
-  const envelopeOk = expectThat(
-    `${res.endpoint}: ${shape.envelope} envelope with links`,
-    res.data !== undefined && isRecord(res.body) && isLinkArray(res.body.links)
-      ? undefined
-      : `body is not a ${shape.envelope} envelope: ${JSON.stringify(res.body ?? null).slice(0, 120)}`,
-  );
-  if (!envelopeOk || !shape.keys) return envelopeOk;
-  let problem: string | undefined;
-  if (Array.isArray(res.data)) {
-    for (const [i, item] of (res.data as Record<string, unknown>[]).entries()) {
-      problem = describeKeyDiff(`item ${i}`, item, shape);
-      if (problem) break;
-    }
-  } else {
-    problem = describeKeyDiff("data", res.data as object, shape);
-  }
-  expectThat(`${res.endpoint}: keys match the spec`, problem);
-  return true;
-}
-
-/** Shape checks always run on the first answers of each endpoint in a VU, then on one in SHAPE_SAMPLE_EVERY. */
-const SHAPE_ALWAYS_FIRST = 20;
-const SHAPE_SAMPLE_EVERY = 10;
-const shapeChecked = new Map<string, number>();
-
-/**
- * Whether this answer's envelope and key set are checked. Parsing JSON is most of a check's cost inside k6, and a
- * contract break shows on every answer of an endpoint, so after the first answers a sample is enough under load.
- * The conformance scenarios call checkShape directly, on every answer.
- */
-function sampleShape(endpoint: string): boolean {
-  const seen = (shapeChecked.get(endpoint) ?? 0) + 1;
-  shapeChecked.set(endpoint, seen);
-  return seen <= SHAPE_ALWAYS_FIRST || seen % SHAPE_SAMPLE_EVERY === 0;
+  const info = checksOf(res.endpoint);
+  const results: Record<string, boolean> = {};
+  const envelope = envelopeProblem(res, info.shape);
+  results[info.envelope] = envelope === undefined;
+  const keys = envelope === undefined && info.shape.keys ? keysProblem(res, info.shape) : undefined;
+  if (envelope === undefined && info.shape.keys) results[info.keys] = keys === undefined;
+  record(results, [info.envelope, envelope, info.keys, keys]);
+  return envelope === undefined;
 }
 
 /**
  * The checks every answer gets: rate-limit headers on listed endpoints, the status, and on success (sampled) the
- * envelope and key set. Returns whether the answer can be used: the expected status, and an envelope where the
- * shape was checked.
+ * envelope and key set, recorded with one check() call (one sample per condition, each under its own name). Returns
+ * whether the answer can be used: the expected status, and an envelope where the shape was checked. Written flat for
+ * the load loop: in k6's script runtime every call and property read of it costs, and it runs on every answer.
  */
 export function checkResponse(res: ApiResponse<unknown>, expected: number | readonly number[] = 200): boolean {
-  checkRateLimitHeaders(res);
-  if (!checkStatus(res, expected)) return false;
-  if (res.status >= 300 || !sampleShape(res.endpoint)) return true;
-  return checkShape(res);
+  const info = endpointChecks[res.endpoint] ?? checksOf(res.endpoint);
+  const status = res.status;
+  const results: Record<string, boolean> = {};
+  const rateLimit = info.rateLimited && status !== 0 ? rateLimitProblem(res) : undefined;
+  if (info.rateLimited && status !== 0) results[info.rateLimit] = rateLimit === undefined;
+  const ok = expected === 200 ? status === 200 : statusOk(status, expected);
+  const name = statusName(info, expected);
+  results[name] = ok;
+  if (!ok || status >= 300 || !sampleShape(info)) {
+    check(null, results as unknown as Checkers<null>);
+    if (rateLimit !== undefined) report(info.rateLimit, rateLimit);
+    if (!ok) report(name, statusProblem(res, expected));
+    return ok;
+  }
+  const envelope = envelopeProblem(res, info.shape);
+  results[info.envelope] = envelope === undefined;
+  const keys = envelope === undefined && info.shape.keys ? keysProblem(res, info.shape) : undefined;
+  if (envelope === undefined && info.shape.keys) results[info.keys] = keys === undefined;
+  record(results, [info.rateLimit, rateLimit, info.envelope, envelope, info.keys, keys]);
+  return envelope === undefined;
 }

@@ -10,11 +10,11 @@ import {
   ENDPOINTS,
   HEADERS,
   RESPONSE_SHAPES,
-  fillPath,
   isCollectionEnvelope,
   isDetailEnvelope,
   isErrorEnvelope,
   isListEnvelope,
+  isRecord,
   type ApiErrorBody,
   type BookingRequest,
   type EndpointName,
@@ -26,6 +26,9 @@ import type { ExpectationRecorder } from "./expectations.ts";
 export type Query = Readonly<Record<string, string | number | undefined>>;
 export type Json = Record<string, unknown>;
 
+/** The item type of a list answer's data. */
+export type ItemOf<T> = T extends readonly (infer I)[] ? I : never;
+
 export interface ApiResponse<T> {
   endpoint: EndpointName;
   status: number;
@@ -36,6 +39,8 @@ export interface ApiResponse<T> {
   headers: Record<string, string>;
   /** The JSON body, parsed once; undefined when the body is not JSON. */
   body: unknown;
+  /** One response header by name, whatever its case on the wire; cheaper than reading `headers`. */
+  header(name: string): string | undefined;
   /** The envelope's `data` when the body matched the endpoint's envelope. */
   data: T | undefined;
   pagination: Pagination | undefined;
@@ -43,6 +48,13 @@ export interface ApiResponse<T> {
   error: ApiErrorBody | undefined;
   /** Seconds waited for Retry-After before the answer that is returned here (0 when not throttled). */
   throttledSeconds: number;
+  /**
+   * The item at `index` (modulo the number of items) of a list answer's `data`, or undefined when there is none or
+   * it is not an object. Unless the body was parsed already, only that item is read (k6's gjson paths, in Go): picking
+   * one item of a list costs a fraction of parsing the whole body. It does not judge the rest of the envelope; the
+   * shape checks do (checks.ts).
+   */
+  itemAt(index: number): ItemOf<T> | undefined;
 }
 
 export interface ClientOptions {
@@ -67,29 +79,115 @@ export interface ClientOptions {
 
 function queryString(query: Query | undefined): string {
   if (!query) return "";
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+  let out = "";
+  // An index loop over Object.keys: destructuring Object.entries runs the iterator protocol twice per pair, which
+  // costs more than the request's own URL handling in k6's script runtime.
+  const names = Object.keys(query);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const value = query[name];
+    if (value !== undefined)
+      out += `${out ? "&" : "?"}${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
   }
-  return parts.length ? `?${parts.join("&")}` : "";
+  return out;
+}
+
+/** A path template split once: literal pieces around the parameter names, so filling it needs no regex. */
+interface Route {
+  readonly pieces: readonly string[];
+  readonly names: readonly string[];
+}
+
+function compileRoute(template: string): Route {
+  const pieces: string[] = [];
+  const names: string[] = [];
+  let rest = template;
+  for (let open = rest.indexOf("{"); open >= 0; open = rest.indexOf("{")) {
+    const close = rest.indexOf("}", open);
+    pieces.push(rest.slice(0, open));
+    names.push(rest.slice(open + 1, close));
+    rest = rest.slice(close + 1);
+  }
+  pieces.push(rest);
+  return { pieces, names };
+}
+
+const ROUTES = Object.fromEntries(
+  Object.entries(ENDPOINTS).map(([name, spec]) => [name, compileRoute(spec.path)]),
+) as Record<EndpointName, Route>;
+
+/** Fills an endpoint's path template, like fillPath, from its compiled pieces. */
+function fillRoute(endpoint: EndpointName, params: Readonly<Record<string, string>>): string {
+  const { pieces, names } = ROUTES[endpoint];
+  let out = pieces[0] as string;
+  for (let i = 0; i < names.length; i++) {
+    const value = params[names[i] as string];
+    if (value === undefined) {
+      throw new Error(`Failed to fill path ${ENDPOINTS[endpoint].path}: parameter "${names[i] as string}" is missing.`);
+    }
+    out += encodeURIComponent(value) + (pieces[i + 1] as string);
+  }
+  return out;
+}
+
+/** The path of an endpoint with one or two path parameters, in template order; no parameter object is built. */
+function pathOf(endpoint: EndpointName, first: string, second?: string): string {
+  const { pieces, names } = ROUTES[endpoint];
+  // A typed function that passes the wrong number of parameters fails like fillPath does, naming the missing one.
+  if (names.length !== (second === undefined ? 1 : 2)) return fillRoute(endpoint, {});
+  const head = `${pieces[0] as string}${encodeURIComponent(first)}${pieces[1] as string}`;
+  return second === undefined ? head : `${head}${encodeURIComponent(second)}${pieces[2] as string}`;
+}
+
+/**
+ * How Go (and so k6) spells a header name in res.headers: http.CanonicalHeaderKey, first letter and every letter
+ * after a hyphen upper case, the rest lower case (X-RateLimit-Limit arrives as X-Ratelimit-Limit).
+ */
+const canonicalNames: Record<string, string> = {};
+
+function canonicalHeaderName(name: string): string {
+  let canonical = canonicalNames[name];
+  if (canonical === undefined) {
+    canonical = name
+      .toLowerCase()
+      .split("-")
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join("-");
+    canonicalNames[name] = canonical;
+  }
+  return canonical;
 }
 
 /** A response header by name, whatever its case on the wire. */
-export function header(res: { headers: Record<string, string> }, name: string): string | undefined {
-  return res.headers[name.toLowerCase()];
+export function header(
+  res: { headers: Record<string, string>; header?: (name: string) => string | undefined },
+  name: string,
+): string | undefined {
+  return res.header ? res.header(name) : res.headers[name.toLowerCase()];
 }
 
 function lowerCaseHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  const names = Object.keys(headers);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    out[name.toLowerCase()] = headers[name] as string;
+  }
   return out;
 }
 
-function parseBody(res: RefinedResponse<ResponseType | undefined>, headers: Record<string, string>): unknown {
-  const type = header({ headers }, "Content-Type") ?? "";
-  if (!type.includes("json") || typeof res.body !== "string" || res.body.length === 0) return undefined;
+/** One header of a k6 response: the canonical name first (one map read in Go), all names lower-cased only if absent. */
+function rawHeader(headers: Record<string, string>, name: string): string | undefined {
+  const value = (headers as Record<string, string | undefined>)[canonicalHeaderName(name)];
+  return value !== undefined ? value : lowerCaseHeaders(headers)[name.toLowerCase()];
+}
+
+function parseBody(res: RefinedResponse<ResponseType | undefined>, contentType: string | undefined): unknown {
+  // No answer, or no JSON: nothing to parse. The body itself is not read here (k6 hands it to the script as a copy).
+  if (res.status === 0 || !(contentType ?? "").includes("json")) return undefined;
   try {
-    // k6's own json() parses in Go: about twice as fast as JSON.parse in the script runtime.
+    // k6's own json() parses in Go: about twice as fast as JSON.parse in the script runtime. It throws on an empty
+    // or discarded body, which is no JSON either.
     return res.json();
   } catch {
     return undefined;
@@ -97,15 +195,43 @@ function parseBody(res: RefinedResponse<ResponseType | undefined>, headers: Reco
 }
 
 function retryAfterSeconds(res: RefinedResponse<ResponseType | undefined>): number {
-  const value = Number(header({ headers: lowerCaseHeaders(res.headers) }, HEADERS.retryAfter));
+  const value = Number(rawHeader(res.headers, HEADERS.retryAfter));
   return Number.isFinite(value) && value > 0 ? value : 1;
+}
+
+/** What k6 gets with every request of one endpoint from one client: built once, handed to http.request each time. */
+interface RequestParams {
+  headers: Record<string, string>;
+  timeout: string;
+  tags: Record<string, string>;
 }
 
 export class ApiClient {
   readonly options: ClientOptions;
+  /** Per endpoint, the params of requests without and with a JSON body (headers, timeout, tags), made on first use. */
+  private readonly params: Partial<Record<EndpointName, RequestParams>> = {};
+  private readonly bodyParams: Partial<Record<EndpointName, RequestParams>> = {};
 
   constructor(options: ClientOptions) {
     this.options = options;
+  }
+
+  private paramsFor(endpoint: EndpointName, withBody: boolean): RequestParams {
+    const cache = withBody ? this.bodyParams : this.params;
+    let params = cache[endpoint];
+    if (!params) {
+      const { apiKey, phase, timeout } = this.options;
+      const path = ENDPOINTS[endpoint].path;
+      const headers: Record<string, string> = { [HEADERS.auth]: apiKey, Accept: "application/json" };
+      if (withBody) headers["Content-Type"] = "application/json";
+      params = {
+        headers,
+        timeout,
+        tags: phase === "load" ? { endpoint, name: path } : { phase: "setup", name: path },
+      };
+      cache[endpoint] = params;
+    }
+    return params;
   }
 
   /** Sends one request to a named endpoint and parses the answer; the building block of the typed functions. */
@@ -114,16 +240,18 @@ export class ApiClient {
     params: Readonly<Record<string, string>> = {},
     request: { query?: Query; body?: Json; url?: string } = {},
   ): ApiResponse<T> {
-    const spec = ENDPOINTS[endpoint];
-    const url = request.url ?? `${this.options.baseUrl}${fillPath(spec.path, params)}${queryString(request.query)}`;
-    const headers: Record<string, string> = { [HEADERS.auth]: this.options.apiKey, Accept: "application/json" };
-    if (request.body) headers["Content-Type"] = "application/json";
-    const tags: Record<string, string> =
-      this.options.phase === "load" ? { endpoint, name: spec.path } : { phase: "setup", name: spec.path };
-    const httpParams = { headers, timeout: this.options.timeout, tags };
-    const payload = request.body ? JSON.stringify(request.body) : null;
-    const sentAt = this.options.expectations ? Date.now() : 0;
-    let res = http.request(spec.method, url, payload, httpParams);
+    const url = request.url ?? `${this.options.baseUrl}${fillRoute(endpoint, params)}${queryString(request.query)}`;
+    return this.send<T>(endpoint, url, request.body);
+  }
+
+  /** Sends to a URL already built: the typed functions build theirs without a parameter object. */
+  private send<T>(endpoint: EndpointName, url: string, body?: Json): ApiResponse<T> {
+    const method = ENDPOINTS[endpoint].method;
+    const httpParams = this.paramsFor(endpoint, body !== undefined);
+    const payload = body ? JSON.stringify(body) : null;
+    const expectations = this.options.expectations;
+    const sentAt = expectations ? Date.now() : 0;
+    let res = http.request(method, url, payload, httpParams);
     let waited = 0;
     if (res.status === 429) {
       throttles.add(1, { endpoint });
@@ -131,107 +259,125 @@ export class ApiClient {
         waited = Math.min(retryAfterSeconds(res), this.options.maxThrottleWaitSeconds);
         throttleWaitSeconds.add(waited, { endpoint });
         sleep(waited);
-        res = http.request(spec.method, url, payload, httpParams);
+        res = http.request(method, url, payload, httpParams);
         if (res.status === 429) throttles.add(1, { endpoint });
       }
     }
-    const response = toApiResponse<T>(endpoint, res, waited);
-    this.options.expectations?.afterCall(response, sentAt);
+    const response = new LazyApiResponse<T>(endpoint, res, waited);
+    expectations?.afterCall(response, sentAt);
     return response;
   }
 
+  private url(endpoint: EndpointName, first: string, second?: string, query?: Query): string {
+    return `${this.options.baseUrl}${pathOf(endpoint, first, second)}${queryString(query)}`;
+  }
+
   listProducts(query?: Query): ApiResponse<Json[]> {
-    return this.call("products", {}, { query });
+    return this.send("products", `${this.options.baseUrl}${ENDPOINTS.products.path}${queryString(query)}`);
   }
 
   getProduct(uuid: string, query?: Query): ApiResponse<Json> {
-    return this.call("product", { uuid }, { query });
+    return this.send("product", this.url("product", uuid, undefined, query));
   }
 
   getProductRestrictions(uuid: string): ApiResponse<Json> {
-    return this.call("productRestrictions", { uuid });
+    return this.send("productRestrictions", this.url("productRestrictions", uuid));
   }
 
   listProductTypes(uuid: string): ApiResponse<Json[]> {
-    return this.call("productTypes", { uuid });
+    return this.send("productTypes", this.url("productTypes", uuid));
   }
 
   getProductType(uuid: string, query?: Query): ApiResponse<Json> {
-    return this.call("productType", { uuid }, { query });
+    return this.send("productType", this.url("productType", uuid, undefined, query));
   }
 
   getPriceList(uuid: string, dateStart: string, dateEnd: string): ApiResponse<Json[]> {
-    return this.call("priceList", { uuid }, { query: { date_start: dateStart, date_end: dateEnd } });
+    const query = `?date_start=${encodeURIComponent(dateStart)}&date_end=${encodeURIComponent(dateEnd)}`;
+    return this.send("priceList", `${this.url("priceList", uuid)}${query}`);
   }
 
   getPriceForDate(uuid: string, date: string): ApiResponse<Json> {
-    return this.call("priceListDate", { uuid, date });
+    return this.send("priceListDate", this.url("priceListDate", uuid, date));
   }
 
   createBooking(request: BookingRequest): ApiResponse<Json> {
-    return this.call("bookingCreate", {}, { body: { ...request } });
+    return this.send("bookingCreate", `${this.options.baseUrl}${ENDPOINTS.bookingCreate.path}`, { ...request });
   }
 
   listBookings(query?: Query): ApiResponse<Json[]> {
-    return this.call("bookings", {}, { query });
+    return this.send("bookings", `${this.options.baseUrl}${ENDPOINTS.bookings.path}${queryString(query)}`);
   }
 
   getBooking(uuid: string): ApiResponse<Json> {
-    return this.call("booking", { uuid });
+    return this.send("booking", this.url("booking", uuid));
   }
 
   confirmBooking(uuid: string): ApiResponse<Json> {
-    return this.call("bookingConfirm", { uuid });
+    return this.send("bookingConfirm", this.url("bookingConfirm", uuid));
   }
 
   cancelBooking(uuid: string): ApiResponse<Json> {
-    return this.call("bookingCancel", { uuid });
+    return this.send("bookingCancel", this.url("bookingCancel", uuid));
   }
 
   listVouchers(bookingUuid: string): ApiResponse<Json[]> {
-    return this.call("vouchers", { bookingUuid });
+    return this.send("vouchers", this.url("vouchers", bookingUuid));
   }
 
   /** Downloads a voucher file by the href of its link (absolute, or relative to the base URL). */
   downloadVoucherFile(href: string): ApiResponse<Json> {
-    return this.call("voucherFile", {}, { url: /^https?:/.test(href) ? href : `${this.options.baseUrl}${href}` });
+    return this.send("voucherFile", /^https?:/.test(href) ? href : `${this.options.baseUrl}${href}`);
   }
 
   getConfig(): ApiResponse<Json> {
-    return this.call("config");
+    return this.send("config", `${this.options.baseUrl}${ENDPOINTS.config.path}`);
   }
 }
 
 /**
  * An answer whose body is parsed on first use, once: parsing JSON is most of what a check costs inside k6, and a
  * load scenario often needs only the status and headers of an answer (the shape checks are sampled, checks.ts).
+ * Fields are declared, not defined: the k6 bundle targets ES2020, where esbuild turns each defined field into a helper
+ * call per object (and #private fields into WeakMaps).
  */
 class LazyApiResponse<T> implements ApiResponse<T> {
-  readonly endpoint: EndpointName;
-  readonly status: number;
-  readonly throttledSeconds: number;
-  // Plain fields, not #private ones: the k6 bundle targets ES2020, where esbuild turns #fields into WeakMaps.
-  private readonly raw: RefinedResponse<ResponseType | undefined>;
-  private parsed: { body: unknown; data: T | undefined; pagination: Pagination | undefined } | undefined;
+  declare readonly endpoint: EndpointName;
+  declare readonly status: number;
+  declare readonly throttledSeconds: number;
+  declare private readonly raw: RefinedResponse<ResponseType | undefined>;
+  declare private parsed: { body: unknown; data: T | undefined; pagination: Pagination | undefined } | undefined;
+  declare private lowerCased: Record<string, string> | undefined;
+  declare private rawHeaders: Record<string, string> | undefined;
+  declare private itemCount: number | undefined;
 
   constructor(endpoint: EndpointName, res: RefinedResponse<ResponseType | undefined>, throttledSeconds: number) {
     this.endpoint = endpoint;
     this.status = res.status;
     this.throttledSeconds = throttledSeconds;
     this.raw = res;
+    // parsed, lowerCased, rawHeaders and itemCount start undefined: filled on first use.
   }
 
-  private lowerCased: Record<string, string> | undefined;
-
-  /** Reading k6's headers converts all of them into script objects: done only for answers whose headers are read. */
+  /** Reading all of k6's headers converts each into a script value: done only when the whole set is asked for. */
   get headers(): Record<string, string> {
     this.lowerCased ??= lowerCaseHeaders(this.raw.headers);
     return this.lowerCased;
   }
 
+  /** One header by name, whatever its case on the wire, without converting the others. */
+  header(name: string): string | undefined {
+    if (this.lowerCased) return this.lowerCased[name.toLowerCase()];
+    // k6 hands res.headers over as a view of its Go map, a new one on every read: kept for the answer's next header.
+    this.rawHeaders ??= this.raw.headers;
+    const value = (this.rawHeaders as Record<string, string | undefined>)[canonicalHeaderName(name)];
+    // Not under Go's spelling (absent, or a name Go leaves as it is): look through all of them, converted once.
+    return value !== undefined ? value : this.headers[name.toLowerCase()];
+  }
+
   private parse(): { body: unknown; data: T | undefined; pagination: Pagination | undefined } {
     if (this.parsed) return this.parsed;
-    const body = parseBody(this.raw, this.headers);
+    const body = parseBody(this.raw, this.header("Content-Type"));
     let data: unknown;
     let pagination: Pagination | undefined;
     const envelope = RESPONSE_SHAPES[this.endpoint].envelope;
@@ -249,6 +395,29 @@ class LazyApiResponse<T> implements ApiResponse<T> {
 
   get body(): unknown {
     return this.parse().body;
+  }
+
+  itemAt(index: number): ItemOf<T> | undefined {
+    if (this.parsed) {
+      const data = this.parsed.data;
+      return Array.isArray(data) && data.length > 0 ? (data[index % data.length] as ItemOf<T>) : undefined;
+    }
+    if (this.itemCount === undefined) {
+      this.itemCount = 0;
+      if (this.status !== 0 && (this.header("Content-Type") ?? "").includes("json")) {
+        try {
+          // gjson paths, in Go: the body is validated once and scanned to what the path names; nothing else
+          // becomes a script value. A body whose data is not an array has no count.
+          const count: unknown = this.raw.json("data.#");
+          if (typeof count === "number") this.itemCount = count;
+        } catch {
+          // No body (discarded, or the request failed): no items.
+        }
+      }
+    }
+    if (this.itemCount <= 0) return undefined;
+    const item: unknown = this.raw.json(`data.${index % this.itemCount}`);
+    return isRecord(item) ? (item as ItemOf<T>) : undefined;
   }
 
   get data(): T | undefined {

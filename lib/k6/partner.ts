@@ -12,7 +12,8 @@ import { expectationRecorder, loadWebhookSettings } from "./expectations.ts";
 /** 429 is an expected answer for load scenarios (counted as a throttle, not as a failed request). */
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
-const clients = new Map<string, ApiClient>();
+/** Clients by API key, one map per phase: looked up on every iteration, so keyed by the key itself. */
+const clients = { load: new Map<string, ApiClient>(), setup: new Map<string, ApiClient>() };
 
 /** Per VU (each has its own module state), once: k6 tells a script its execution segment only once the VU runs. */
 const runnerKeysByConfig = new WeakMap<K6Config, RunnerKeys>();
@@ -43,8 +44,7 @@ export function keyFor(keys: readonly string[], iteration: number): string {
 }
 
 function clientFor(config: K6Config, apiKey: string, phase: "load" | "setup"): ApiClient {
-  const id = `${phase}:${apiKey}`;
-  let client = clients.get(id);
+  let client = clients[phase].get(apiKey);
   if (!client) {
     client = new ApiClient({
       baseUrl: config.baseUrl,
@@ -57,7 +57,7 @@ function clientFor(config: K6Config, apiKey: string, phase: "load" | "setup"): A
         ? expectationRecorder(config.apiKeys.indexOf(apiKey))
         : undefined,
     });
-    clients.set(id, client);
+    clients[phase].set(apiKey, client);
   }
   return client;
 }

@@ -1,10 +1,32 @@
 // Shim of "k6/http": requests go to k6State.handler, synchronously, as k6's do.
 import { k6State, type ShimParams } from "./k6-state.ts";
 
+/**
+ * res.json(selector) as far as the harness uses k6's gjson paths: dot-separated keys and array indexes, `#` for an
+ * array's length; undefined when the path does not exist or the body is not JSON.
+ */
+function select(body: string, selector: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  for (const part of selector.split(".")) {
+    if (Array.isArray(value))
+      value = part === "#" ? value.length : /^\d+$/.test(part) ? value[Number(part)] : undefined;
+    else if (typeof value === "object" && value !== null) value = (value as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return value;
+}
+
 function request(method: string, url: string, body: string | null, params: ShimParams = {}) {
   k6State.requests.push({ method, url, body, params });
   const res = k6State.handler(method, url, body, params);
-  return { ...res, url, json: () => JSON.parse(res.body) as unknown };
+  const json = (selector?: string): unknown =>
+    selector === undefined ? (JSON.parse(res.body) as unknown) : select(res.body, selector);
+  return { ...res, url, json };
 }
 
 function expectedStatuses(...args: unknown[]): unknown {
