@@ -2,10 +2,12 @@
  * npm run bench:harness: the harness's overhead in k6, measured in one run against the same service.
  *
  * Two k6 scripts send the same GET requests (the calls partner-mix's journeys make): one through the harness's
- * client path (typed client, tags, one parse per response, the shared checks), one with bare http.get. Each runs
- * closed-model (BENCH_VUS VUs for BENCH_SECONDS) in turn, twice, alternating; the figure is requests per k6 CPU
- * second (user + system time of the k6 process, from bash's `times`), so the service's own speed and the noise of a
- * shared machine cancel out of the ratio. Also reports each scenario's bundle size and the bundling time.
+ * client path (typed client, tags, the shared checks, list items read the way the journeys read them), one with bare
+ * http.get. Each runs closed-model (BENCH_VUS VUs for BENCH_SECONDS) in turn, BENCH_ROUNDS times, alternating, with
+ * the system tags the harness gives k6 (K6_SYSTEM_TAGS); the figure is requests per k6 CPU second (user + system
+ * time of the k6 process, from bash's `times`), so the service's own speed and the noise of a shared machine cancel
+ * out of the ratio. BENCH_BREAKDOWN=1 also runs the client path cut short in each round (client call only; client
+ * and checks) so each part's cost shows. Also reports each scenario's bundle size and the bundling time.
  * Prints a Markdown table and writes reports/bench-harness.json.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -17,13 +19,20 @@ import { k6BuildOptions } from "../esbuild.config.ts";
 import { addDays, todayUtc } from "../lib/contract/index.ts";
 import { bundleScenarios } from "../lib/harness/bundle.ts";
 import { resolveK6 } from "../lib/harness/k6-binary.ts";
+import { K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
 import { REPO_ROOT } from "../lib/harness/paths.ts";
 import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
 import type { BenchTargets } from "./k6/requests.ts";
 
 const VUS = Number(process.env.BENCH_VUS ?? "8");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "15");
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "3");
+const BREAKDOWN = process.env.BENCH_BREAKDOWN === "1";
+/** The client path cut short (bench/k6/client-path.ts, BENCH_STEP), for the breakdown. */
+const STEPS = [
+  { step: "client", label: "client call only" },
+  { step: "checks", label: "client + checks" },
+] as const;
 
 interface Measure {
   requests: number;
@@ -39,8 +48,9 @@ function runK6(k6: string, script: string, env: Record<string, string>): Measure
     "bash",
     [
       "-c",
-      `"$0" run --quiet --vus ${VUS} --duration ${SECONDS}s --summary-export "$1" "$2" >/dev/null 2>&1; times`,
+      `"$0" run --quiet --vus ${VUS} --duration ${SECONDS}s --system-tags "$1" --summary-export "$2" "$3" >/dev/null 2>&1; times`,
       k6,
+      K6_SYSTEM_TAGS.join(","),
       summary,
       script,
     ],
@@ -93,16 +103,25 @@ async function main(): Promise<void> {
 
   const client: Measure[] = [];
   const bare: Measure[] = [];
+  const steps = new Map<string, Measure[]>(STEPS.map((s) => [s.step, []]));
   for (let round = 0; round < ROUNDS; round++) {
     bare.push(runK6(k6, path.join(outdir, "bare.js"), env));
+    if (BREAKDOWN) {
+      for (const { step } of STEPS) {
+        steps.get(step)?.push(runK6(k6, path.join(outdir, "client-path.js"), { ...env, BENCH_STEP: step }));
+      }
+    }
     client.push(runK6(k6, path.join(outdir, "client-path.js"), env));
   }
   const best = (ms: Measure[]) => Math.max(...ms.map((m) => m.perCpuSecond));
   const ratio = best(client) / best(bare);
+  // Each round's own ratio too: the two runs of a round are the closest in time, so the closest in machine load.
+  const roundRatios = client.map((m, i) => m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN));
 
   const k6Version = execFileSync(k6, ["version"], { encoding: "utf8" }).split("\n")[0];
   const lines = [
-    `k6: ${k6Version}; ${VUS} VUs closed model, ${SECONDS} s per run, ${ROUNDS} rounds alternating, best round each`,
+    `k6: ${k6Version}; ${VUS} VUs closed model, ${SECONDS} s per run, ${ROUNDS} rounds alternating, best round each;`,
+    `system tags: ${K6_SYSTEM_TAGS.join(",")} (the harness's)`,
     "",
     "| side | requests | k6 CPU s | requests per k6 CPU s |",
     "| --- | --- | --- | --- |",
@@ -110,12 +129,31 @@ async function main(): Promise<void> {
       (m, i) =>
         `| bare http.get (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
     ),
+    ...STEPS.flatMap(({ step, label }) =>
+      (steps.get(step) ?? []).map(
+        (m, i) =>
+          `| ${label} (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
+      ),
+    ),
     ...client.map(
       (m, i) =>
         `| harness client path (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
     ),
     "",
-    `ratio (harness / bare): ${ratio.toFixed(2)} (goal >= 0.75)`,
+    `ratio (harness / bare): ${ratio.toFixed(2)} (goal >= 0.75); by round: ${roundRatios.map((r) => r.toFixed(2)).join(", ")}`,
+    ...(BREAKDOWN
+      ? [
+          "",
+          "CPU per request, best round each (µs): " +
+            [
+              { label: "bare", ms: bare },
+              ...STEPS.map(({ step, label }) => ({ label, ms: steps.get(step) ?? [] })),
+              { label: "full client path", ms: client },
+            ]
+              .map(({ label, ms }) => `${label} ${(1e6 / best(ms)).toFixed(0)}`)
+              .join(", "),
+        ]
+      : []),
     "",
     `bundling all ${sizes.length} scenarios: ${bundleMs.toFixed(0)} ms`,
     "",
@@ -127,7 +165,22 @@ async function main(): Promise<void> {
   mkdirSync(path.join(REPO_ROOT, "reports"), { recursive: true });
   writeFileSync(
     path.join(REPO_ROOT, "reports/bench-harness.json"),
-    JSON.stringify({ vus: VUS, seconds: SECONDS, bare, client, ratio, bundleMs, sizes }, null, 2),
+    JSON.stringify(
+      {
+        vus: VUS,
+        seconds: SECONDS,
+        systemTags: K6_SYSTEM_TAGS,
+        bare,
+        client,
+        ratio,
+        roundRatios,
+        steps: Object.fromEntries(steps),
+        bundleMs,
+        sizes,
+      },
+      null,
+      2,
+    ),
   );
 }
 
