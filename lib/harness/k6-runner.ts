@@ -26,7 +26,8 @@ export interface K6RunRequest {
   /** Aborting interrupts k6 (Ctrl-C, target death). */
   signal: AbortSignal;
   /** This process's share of the test (--segments): k6's --execution-segment and --execution-segment-sequence. */
-  executionSegment?: { segment: string; sequence: string };
+  /** index: the runner's place in the sequence, its instance_id tag. */
+  executionSegment?: { segment: string; sequence: string; index: number };
 }
 
 export interface K6RunResult {
@@ -84,6 +85,9 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     args.push(
       `--execution-segment=${request.executionSegment.segment}`,
       `--execution-segment-sequence=${request.executionSegment.sequence}`,
+      // As the k6-operator tags its runners: without it, runners streaming to one Prometheus write the same series
+      // (same labels) and overwrite each other's cumulative values.
+      `--tag=instance_id=${String(request.executionSegment.index)}`,
     );
   }
   const env = k6Environment(request.settings);

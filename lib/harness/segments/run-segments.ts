@@ -38,7 +38,7 @@ export async function runK6Segments(request: K6RunRequest, n: number): Promise<K
         request.progress === "inherit"
           ? { file: segmentFile(request.logFile.replace(/\.log$/, ".out"), segment.index) }
           : { file: segmentFile(request.progress.file, segment.index) },
-      executionSegment: { segment: segment.segment, sequence: segment.sequence },
+      executionSegment: { segment: segment.segment, sequence: segment.sequence, index: segment.index },
     } satisfies K6RunRequest,
   }));
   const results = await Promise.all(runners.map((r) => runK6(r.request)));
