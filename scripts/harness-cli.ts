@@ -15,6 +15,9 @@ import { prepareChaos } from "../lib/harness/chaos/prepare-chaos.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
 import { DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
+import { judgeK8sRun } from "../lib/harness/k8s/judge-k8s-run.ts";
+import { resolveK6 } from "../lib/harness/k6-binary.ts";
+import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
@@ -397,6 +400,7 @@ program
   )
   .addOption(new Option("--image <image>", "runner image").default(DEFAULT_RUNNER_IMAGE))
   .addOption(new Option("--name <name>", "name of the ConfigMap and TestRun (and the samples' testid)"))
+  .addOption(new Option("--slo <file>", "JSON file overriding the SLO table, shipped beside the script"))
   .addOption(new Option("--out <dir>", "where the manifests go").default(path.join(REPORTS_DIR, "k8s")))
   .action(
     async (
@@ -411,6 +415,7 @@ program
         prometheusRw?: string;
         image: string;
         name?: string;
+        slo?: string;
         out: string;
       },
     ) => {
@@ -433,12 +438,36 @@ program
           prometheusRw: flags.prometheusRw,
           image: flags.image,
           name: flags.name,
+          ...(flags.slo === undefined ? {} : { slo: await readSloOverride(flags.slo) }),
         },
         path.resolve(flags.out),
       );
       console.log(`manifests: ${path.relative(process.cwd(), file) || file} (kubectl apply -f)`);
     },
   );
+
+program
+  .command("judge")
+  .description("judge a k6-operator run from its manifests and the Prometheus its runners wrote to")
+  .argument("<manifests>", "the YAML file `harness k8s` wrote (reports/k8s/<name>.yaml)")
+  .requiredOption("--prometheus <url>", "Prometheus's base URL (its HTTP API), e.g. http://127.0.0.1:9090", httpUrl)
+  .addOption(
+    new Option("--window <duration>", "how far back the run's samples may lie (Prometheus duration)").default("24h"),
+  )
+  .addOption(new Option("--out <dir>", "where the run directory goes").default(REPORTS_DIR))
+  .action(async (manifests: string, flags: { prometheus: string; window: string; out: string }) => {
+    const outcome = await judgeK8sRun({
+      manifests: path.resolve(manifests),
+      prometheus: flags.prometheus,
+      window: flags.window,
+      outDir: path.resolve(flags.out),
+      k6: await resolveK6(),
+      say: (line) => {
+        console.log(line);
+      },
+    });
+    process.exitCode = outcome.exitCode;
+  });
 
 program
   .command("report")

@@ -1,47 +1,17 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { K6_BUNDLE_DIR } from "../../esbuild.config.ts";
-import { resolveK6 } from "../../lib/harness/k6-binary.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { EmbeddedTarget, type StartedEmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
+import { k6, operatorArgs, type K6Result } from "./operator-runner.ts";
 
 /** A limit no runner reaches in a few seconds and a window longer than the test: X-RateLimit-Remaining counts. */
 const LIMIT = 10_000;
 const SERVICE_ARGS = ["--rate-limit", String(LIMIT), "--rate-window-seconds", "600"];
 /** 7 keys over 3 runners: 3, 2 and 2 each. 7 shares no factor with 3, so unsliced runners all reach every key. */
 const KEY_COUNT = 7;
-
-interface K6Result {
-  code: number;
-  output: string;
-}
-
-function k6(args: readonly string[], env: Record<string, string>): Promise<K6Result> {
-  return resolveK6().then(
-    (bin) =>
-      new Promise((resolve) => {
-        execFile(
-          bin,
-          ["run", ...args],
-          { env: { ...process.env, K6_NO_USAGE_REPORT: "true", ...env }, timeout: 60_000 },
-          (error, stdout, stderr) => {
-            const code: unknown = error?.code;
-            resolve({ code: error ? (typeof code === "number" ? code : 1) : 0, output: stdout + stderr });
-          },
-        );
-      }),
-  );
-}
-
-/** The arguments the k6-operator gives runner `index` (1-based) of `total` (its pkg/segmentation: "2/4", unreduced). */
-function operatorArgs(index: number, total: number): string[] {
-  const point = (i: number) => (i === 0 ? "0" : i === total ? "1" : `${String(i)}/${String(total)}`);
-  const sequence = Array.from({ length: total + 1 }, (_, i) => point(i)).join(",");
-  return [`--execution-segment=${point(index - 1)}:${point(index)}`, `--execution-segment-sequence=${sequence}`];
-}
 
 /** The keys a service saw requests from: one probe per key reads how much of its allowance is gone. */
 async function keysSpent(target: StartedEmbeddedTarget, keys: readonly string[]): Promise<string[]> {

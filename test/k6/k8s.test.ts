@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
@@ -24,6 +25,30 @@ describe("harness k8s", () => {
     expect(script).toContain("handleSummary");
     expect(validateTestRun(CRD, docs[1])).toEqual([]);
     expect(JSON.stringify(docs)).not.toMatch(/atd-partner-\d/);
+  });
+
+  it("should ship an SLO override beside the script, and refuse one with a key the SLO table does not have", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "atd-k8s-slo-"));
+    const good = path.join(dir, "slo.json");
+    writeFileSync(good, JSON.stringify({ errorRate: 0.005 }));
+    const result = await runHarnessProcess(
+      ["k8s", "partner-mix", "--base-url", "http://api.internal:8080", "--name", "atd-slo", "--slo", good],
+      { timeoutMs: 60_000 },
+    );
+    expect(result.exitCode, result.output).toBe(0);
+    const file = /manifests: (\S+)/.exec(result.output)?.[1] ?? "";
+    const text = readFileSync(path.resolve(REPO_ROOT, file), "utf8");
+    const [configMap, testRun] = parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
+    expect((configMap?.data as Record<string, string>)["slo.json"]).toBe(JSON.stringify({ errorRate: 0.005 }));
+    expect(JSON.stringify(testRun)).toContain('{"name":"ATD_SLO_FILE","value":"slo.json"}');
+
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ errorRatio: 0.005 }));
+    const refused = await runHarnessProcess(["k8s", "partner-mix", "--base-url", "http://api:8080", "--slo", bad], {
+      timeoutMs: 60_000,
+    });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.output).toMatch(/Failed to read the SLO file .*bad\.json: unknown key slo\.errorRatio/);
   });
 
   it("should refuse to split the rate-limit scenario over runners", async () => {

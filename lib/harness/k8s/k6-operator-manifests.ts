@@ -5,9 +5,10 @@
  * - A ConfigMap holds the bundled script (dist/k6/<scenario>.js: one self-contained file, as k6 needs it).
  * - A TestRun (k6.io/v1alpha1) runs it; the runners get the target and the run's settings as ATD_* variables, and the
  *   API keys from a Secret by reference (secretKeyRef), never inline: manifests end up in repositories and CI logs.
- * - Results come back through Prometheus remote write: every runner streams its samples tagged testid=<name>, trends
- *   as native histograms, and the same verdict code as a local run judges them (README, "Distributed"): thresholds
- *   on all runners' samples together, never per runner.
+ * - Results come back through Prometheus remote write: every runner streams its samples tagged testid=<name> (and the
+ *   operator's instance_id), trends as native histograms, and `harness judge` (judge-k8s-run.ts) reads them back and
+ *   judges them with the same verdict code as a local run: thresholds on all runners' samples together. Each runner
+ *   also evaluates the thresholds on its own share (k6 knows no other way); its exit code is not the verdict.
  * - Every runner pod reads the same Secret, and ATD_KEYS_BY_SEGMENT=1 makes each take its own slice of the keys by
  *   the execution segment the operator starts it with: the same split as `harness run --segments` (partitionKeys in
  *   lib/contract/execution-segments.ts), so no two runners spend one key's allowance. A runner whose slice would be
@@ -34,7 +35,12 @@ export interface K6OperatorRequest {
   prometheusRw: string | undefined;
   /** The runner image: a k6 build with the same extensions as .tools/bin/k6 (none beyond k6's own outputs). */
   image: string;
+  /** An SLO override file's text (--slo): shipped beside the script in the ConfigMap. */
+  slo?: string;
 }
+
+/** The ConfigMap key of the SLO override; the operator mounts every key beside the script, where k6's open() finds it. */
+export const SLO_FILE_KEY = "slo.json";
 
 export type Manifest = Record<string, unknown>;
 
@@ -61,6 +67,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
     { name: K6_ENV.profile, value: request.profile },
     ...(request.duration ? [{ name: K6_ENV.duration, value: request.duration }] : []),
     { name: K6_ENV.summaryPath, value: "/tmp/k6-summary.json" },
+    ...(request.slo === undefined ? [] : [{ name: K6_ENV.sloFile, value: SLO_FILE_KEY }]),
     {
       name: K6_ENV.apiKeys,
       valueFrom: { secretKeyRef: { name: request.keysSecret.name, key: request.keysSecret.key } },
@@ -77,7 +84,12 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
     );
   }
   return [
-    { apiVersion: "v1", kind: "ConfigMap", metadata, data: { [file]: request.script } },
+    {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata,
+      data: { [file]: request.script, ...(request.slo === undefined ? {} : { [SLO_FILE_KEY]: request.slo }) },
+    },
     {
       apiVersion: "k6.io/v1alpha1",
       kind: "TestRun",
@@ -86,8 +98,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
         parallelism: request.parallelism,
         script: { configMap: { name: request.name, file } },
         arguments: args.join(" "),
-        // Each runner would otherwise evaluate the thresholds on its own share and abort on its own: the verdict is
-        // the harness's, on all runners' samples.
+        // Runners may share a node: a small run should not need as many nodes as runners (separate: true spreads them).
         separate: false,
         cleanup: "post",
         runner: { image: request.image, env },
