@@ -1,10 +1,12 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ENDPOINTS, type EndpointName } from "../../lib/contract/index.ts";
 import { ApiClient } from "../../lib/k6/client.ts";
 import { keyFor } from "../../lib/k6/partner.ts";
 import type { CatalogueSample } from "../../lib/k6/traffic/catalogue-sample.ts";
 import { decide, pickWeighted } from "../../lib/k6/traffic/decide.ts";
 import { JOURNEYS } from "../../lib/k6/traffic/journeys.ts";
+import { prepareTraffic } from "../../lib/k6/traffic/setup.ts";
+import { loadConfig } from "../../lib/k6/config.ts";
 import {
   DEFAULT_TRAFFIC_MODEL,
   PERSONAS,
@@ -185,6 +187,25 @@ describe("journeys", () => {
         { uuid: "o2", value: "load test" },
       ],
     });
+  });
+});
+
+describe("setup", () => {
+  it("should seed each key's booking on an open date, never on a sold-out one", () => {
+    // Every other date is sold out: a booking there would be refused with a 422, rightly.
+    const soldOut = (url: string) => Number(/-(\d{2})$/.exec(new URL(url).pathname)?.[1]) % 2 === 0;
+    k6State.handler = (method, url) =>
+      /\/price-lists\/\d{4}-\d{2}-\d{2}$/.test(new URL(url).pathname) && soldOut(url)
+        ? ok({ date: "x", available: false, timeslots: [{ timeslot: "09:00", available: false, remaining: 0 }] })
+        : fakeService(method, url);
+    vi.stubGlobal("__ENV", {});
+    prepareTraffic(loadConfig({ ATD_BASE_URL: "http://127.0.0.1:9", ATD_API_KEYS: "a,b,c,d" }), DEFAULT_TRAFFIC_MODEL);
+    const booked = k6State.requests
+      .filter((r) => r.method === "POST")
+      .map((r) => JSON.parse(r.body ?? "{}") as { date: string });
+    expect(booked).toHaveLength(4);
+    for (const b of booked) expect(soldOut(`http://x/${b.date}`), b.date).toBe(false);
+    vi.unstubAllGlobals();
   });
 });
 

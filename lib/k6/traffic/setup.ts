@@ -9,6 +9,8 @@ import type { TrafficModel } from "./model.ts";
 
 /** At most this many keys get a seed booking: enough for the back office, bounded for large key files. */
 const MAX_SEEDED_KEYS = 100;
+/** Dates a key's seed booking may move forward to past sold-out ones. */
+const SEED_DATES_TRIED = 3;
 
 export function prepareTraffic(config: K6Config, model: TrafficModel): CatalogueSample {
   const sample = readCatalogueSample((i) => setupClient(config, i), {
@@ -24,13 +26,21 @@ export function prepareTraffic(config: K6Config, model: TrafficModel): Catalogue
       const type = sample.productTypes[k % sample.productTypes.length];
       if (!type) break;
       const client = setupClient(config, k);
-      const date = addDays(todayUtc(), type.daysInAdvance + 2 + (k % 10));
-      const single = client.getPriceForDate(type.uuid, date);
-      const slots = Array.isArray(single.data?.timeslots)
-        ? (single.data.timeslots as { timeslot: string; available: boolean }[])
-        : [];
-      const timeslot = type.timeslotted ? slots.find((s) => s.available)?.timeslot : undefined;
-      if (type.timeslotted && !timeslot) continue;
+      // The first open date from the key's own: a sold-out one (the reference service seeds about one in twelve)
+      // would refuse the booking, rightly.
+      let open: { date: string; timeslot: string | undefined } | undefined;
+      for (let d = 0; d < SEED_DATES_TRIED && !open; d++) {
+        const date = addDays(todayUtc(), type.daysInAdvance + 2 + ((k + d) % 10));
+        const single = client.getPriceForDate(type.uuid, date);
+        if (single.data?.available !== true) continue;
+        const slots = Array.isArray(single.data.timeslots)
+          ? (single.data.timeslots as { timeslot: string; available: boolean }[])
+          : [];
+        const timeslot = type.timeslotted ? slots.find((s) => s.available)?.timeslot : undefined;
+        if (!type.timeslotted || timeslot) open = { date, timeslot };
+      }
+      if (!open) continue;
+      const { date, timeslot } = open;
       checkResponse(client.createBooking(bookingRequestFor(type, date, timeslot, k)), [200, 201]);
     }
   }
