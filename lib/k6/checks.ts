@@ -161,7 +161,9 @@ function envelopeProblem(res: ApiResponse<unknown>, shape: ResponseShape): strin
 function statusProblem(res: ApiResponse<unknown>, expected: number | readonly number[]): string {
   const want = typeof expected === "number" ? String(expected) : expected.join(" or ");
   if (res.status === 0) return `no response (connection failed or timed out), expected ${want}`;
-  return `status ${res.status}${res.error ? ` (${res.error.code})` : ""}, expected ${want}`;
+  // The service's own words say which rule refused the request (e.g. which 422 of a booking), so they go along.
+  const error = res.error ? ` (${[res.error.code, res.error.message].filter(Boolean).join(": ").slice(0, 160)})` : "";
+  return `status ${res.status}${error}, expected ${want}`;
 }
 
 const WHOLE_NUMBER = /^\s*\d+\s*$/;

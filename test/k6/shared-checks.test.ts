@@ -121,7 +121,7 @@ describe("shared checks in k6", () => {
     expect(text).toContain("item 1: missing title; unexpected name");
     expect(text).toContain("X-RateLimit-Remaining is null, expected an integer from 0 to 400");
     expect(text).toContain("body is not a detail envelope");
-    expect(text).toContain("status 500 (GEN-INTERNAL), expected 200");
+    expect(text).toContain("status 500 (GEN-INTERNAL: m), expected 200");
     expect(text).toContain("data: forbidden guests");
   });
 });

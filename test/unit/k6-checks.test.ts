@@ -252,7 +252,7 @@ describe("key sets", () => {
     k6State.handler = () => json(409, { error: { code: "BOOKING-CONFLICT", message: "m", http_code: 409 } });
     expect(checkResponse(client.getBooking("b1"), [200, 201])).toBe(false);
     expect(k6State.checks.map((c) => [c.name, c.ok])).toEqual([["booking: status 200/201", false]]);
-    expect(problems(warn).join("\n")).toContain("status 409 (BOOKING-CONFLICT), expected 200 or 201");
+    expect(problems(warn).join("\n")).toContain("status 409 (BOOKING-CONFLICT: m), expected 200 or 201");
     warn.mockRestore();
   });
 });
