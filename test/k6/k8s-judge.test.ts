@@ -54,12 +54,10 @@ async function runAsOperator(
   const run = await readK8sRun(manifests);
   // The operator mounts the ConfigMap's files beside each other; the TestRun's arguments and env, the Secret's keys.
   for (const [file, text] of Object.entries(run.files)) writeFileSync(path.join(dir, file), text);
-  const spec = readFileSync(manifests, "utf8");
-  const args = /arguments: (.+)/.exec(spec)?.[1]?.split(" ") ?? [];
   const results = await Promise.all(
     Array.from({ length: RUNNERS }, (_, i) =>
       k6(
-        ["--quiet", ...args, ...operatorArgs(i + 1, RUNNERS), `--tag=instance_id=${String(i + 1)}`, run.scriptFile],
+        ["--quiet", ...run.args, ...operatorArgs(i + 1, RUNNERS), `--tag=instance_id=${String(i + 1)}`, run.scriptFile],
         {
           ...run.env,
           ATD_API_KEYS: keys.join(","),

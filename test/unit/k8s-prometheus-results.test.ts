@@ -126,7 +126,7 @@ describe("prometheusApi", () => {
 
   it("should say what answered when the URL is not a Prometheus API", async () => {
     server.use(http.get("http://prometheus.test/api/v1/query", () => HttpResponse.text("<html>", { status: 404 })));
-    await expect(prometheusApi("http://prometheus.test/", "1h").query("up")).rejects.toThrow(
+    await expect(prometheusApi("http://prometheus.test/").query("up")).rejects.toThrow(
       "http://prometheus.test answered 404: not a Prometheus API",
     );
   });
@@ -153,7 +153,7 @@ describe("prometheusApi", () => {
       }),
     );
     await expect(
-      prometheusApi("http://prometheus.test", "2h").lastSampleTime('k6_iterations_total{testid="t"}', "2h"),
+      prometheusApi("http://prometheus.test").lastSampleTime('k6_iterations_total{testid="t"}', "2h"),
     ).resolves.toBe(30);
   });
 });

@@ -96,7 +96,7 @@ export async function judgeK8sRun(request: JudgeRequest): Promise<JudgeOutcome> 
   let results;
   try {
     results = await readPrometheusResults({
-      api: request.api ?? prometheusApi(request.prometheus, request.window),
+      api: request.api ?? prometheusApi(request.prometheus),
       testId: k8sRun.testId,
       thresholds,
       window: request.window,

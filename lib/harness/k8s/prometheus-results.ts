@@ -15,6 +15,7 @@
  * - gauges: the largest last value of the runners.
  */
 import { parseMetricName, evaluateThreshold, type MetricType, type MetricValues } from "../segments/thresholds.ts";
+import { thresholdStatistic } from "../verdict.ts";
 
 /** One element of an instant vector with float values (the only kind this module asks for). */
 export interface PromSample {
@@ -24,8 +25,8 @@ export interface PromSample {
 
 /** What this module needs of Prometheus's HTTP API. */
 export interface PromApi {
-  /** Names and labels of the series that hold samples within the window. */
-  series(match: string): Promise<Record<string, string>[]>;
+  /** Names and labels of the series that hold samples within the window (a Prometheus duration back from now). */
+  series(match: string, window: string): Promise<Record<string, string>[]>;
   /** An instant query, at a time (UNIX seconds) or now. */
   query(promql: string, time?: number): Promise<PromSample[]>;
   /** The time (UNIX seconds) of the newest raw sample of a selector within the window. */
@@ -83,12 +84,6 @@ function kindOf(metric: string, names: ReadonlySet<string>, statistic: string): 
     if (names.has(`${base}${suffix}`)) return { type, promName: `${base}${suffix}`, toK6: 1 };
   }
   return undefined;
-}
-
-function statisticsOf(expressions: readonly string[]): string[] {
-  return [
-    ...new Set(expressions.map((e) => /^\s*(p\(\d+(?:\.\d+)?\)|[a-z]+)/.exec(e)?.[1] ?? e).filter((s) => s !== "")),
-  ];
 }
 
 /** A metric without samples, as k6 sees it: every statistic 0. */
@@ -168,7 +163,10 @@ async function readValues(
 
 /** Reads the run back from Prometheus and evaluates every threshold once, on all runners' samples. */
 export async function readPrometheusResults(request: PrometheusResultsRequest): Promise<PrometheusResults> {
-  const labelSets = await request.api.series(`{__name__=~"k6_.+",testid=${labelValue(request.testId)}}`);
+  const labelSets = await request.api.series(
+    `{__name__=~"k6_.+",testid=${labelValue(request.testId)}}`,
+    request.window,
+  );
   const names = new Set(labelSets.map((l) => l.__name__ ?? ""));
   const runners = new Set(labelSets.map((l) => l.instance_id ?? "")).size;
   const end = labelSets.length
@@ -182,7 +180,7 @@ export async function readPrometheusResults(request: PrometheusResultsRequest): 
   const wanted = new Map<string, string[]>(Object.entries(request.thresholds));
   for (const counter of VERDICT_COUNTERS) if (!wanted.has(counter)) wanted.set(counter, []);
   for (const [metric, expressions] of wanted) {
-    const statistics = statisticsOf(expressions);
+    const statistics = [...new Set(expressions.map(thresholdStatistic))];
     const isEndpoint = /^http_req_duration\{endpoint:\w+\}$/.test(metric);
     const all = [...new Set([...statistics, ...(isEndpoint ? ENDPOINT_TREND_STATS : []), "count"])];
     const { metric: base } = parseMetricName(metric);
@@ -203,7 +201,7 @@ export async function readPrometheusResults(request: PrometheusResultsRequest): 
 }
 
 /** PromApi over Prometheus's HTTP API (`/api/v1/series`, `/api/v1/query`), bounded in time. */
-export function prometheusApi(baseUrl: string, window: string, timeoutMs = 30_000): PromApi {
+export function prometheusApi(baseUrl: string, timeoutMs = 30_000): PromApi {
   const root = baseUrl.replace(/\/+$/, "");
   const get = async (pathAndQuery: string): Promise<unknown> => {
     let response: Response;
@@ -222,7 +220,7 @@ export function prometheusApi(baseUrl: string, window: string, timeoutMs = 30_00
     return body.data;
   };
   return {
-    async series(match) {
+    async series(match, window) {
       const seconds = durationSeconds(window);
       const end = Date.now() / 1000;
       const data = await get(

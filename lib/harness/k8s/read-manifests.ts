@@ -19,6 +19,8 @@ export interface K8sRun {
   parallelism: number;
   /** The runners' plain environment (values given by reference, such as the API keys' Secret, are left out). */
   env: Record<string, string>;
+  /** The TestRun's arguments to every runner's `k6 run`, one word each. */
+  args: string[];
   /** The testid the runners tag their samples with (`--tag=testid=...`); undefined when they write to no Prometheus. */
   testId: string | undefined;
 }
@@ -61,7 +63,7 @@ export function parseK8sRun(text: string, file: string): K8sRun {
   for (const e of Array.isArray(runner.env) ? runner.env : []) {
     if (isRecord(e) && typeof e.name === "string" && typeof e.value === "string") env[e.name] = e.value;
   }
-  const args = typeof spec.arguments === "string" ? spec.arguments : "";
+  const args = typeof spec.arguments === "string" ? spec.arguments.split(/\s+/).filter(Boolean) : [];
   return {
     name: metadata.name,
     scenario,
@@ -69,7 +71,8 @@ export function parseK8sRun(text: string, file: string): K8sRun {
     files,
     parallelism: typeof spec.parallelism === "number" ? spec.parallelism : 1,
     env,
-    testId: /(?:^|\s)--tag[= ]testid=(\S+)/.exec(args)?.[1],
+    args,
+    testId: /(?:^|\s)--tag[= ]testid=(\S+)/.exec(args.join(" "))?.[1],
   };
 }
 

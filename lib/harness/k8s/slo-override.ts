@@ -19,11 +19,12 @@ export async function readSloOverride(file: string): Promise<string> {
   try {
     mergeSlo(DEFAULT_SLO, JSON.parse(text) as unknown, `SLO file ${file}`);
   } catch (error) {
-    const why = (error as Error).message.replace(/^Failed to read the SLO file [^:]*: /, "");
+    // mergeSlo's own message already names the file, the key and what to change.
+    const message = (error as Error).message;
     throw new HarnessError(
       error instanceof SyntaxError
-        ? `Failed to read the SLO file ${file}: it is not JSON (${why}). Please fix the file.`
-        : (error as Error).message,
+        ? `Failed to read the SLO file ${file}: it is not JSON (${message}). Please fix the file.`
+        : message,
       EXIT.usage,
     );
   }

@@ -124,7 +124,7 @@ export function bookingRequestFor(
     // The smallest party the type takes: a single-date answer says whether a slot is open, not how many seats are
     // left, so a larger party could be refused with a legitimate 422 once a slot is down to its last seat (long soaks
     // fill slots up), and no check could tell that from a service refusing bookings it should take.
-    adults: Math.min(type.maxPax, Math.max(type.minPax, 1)),
+    adults: Math.min(type.maxPax, type.minPax),
     customer: {
       firstName: "Load",
       lastName: `Tester${n % 1000}`,
