@@ -3,9 +3,10 @@ import { defineConfig } from "vitest/config";
 
 const shim = (file: string) => fileURLToPath(new URL(`test/shims/${file}`, import.meta.url));
 
-// Four projects kept apart: they differ in what they start (nothing, the service, k6, Docker) and so in speed and
-// in what they need on the machine. msw intercepts HTTP in-process, so the containers project never shares a
-// process with it (each project runs in its own workers, and containers tests never import msw).
+// Five projects kept apart: they differ in what they start (nothing, the service, k6, Docker) and so in speed and
+// in what they need on the machine. `k6` holds the default tier's real k6 runs, `matrix` the long proofs (npm run
+// test:matrix). msw intercepts HTTP in-process, so the containers project never shares a process with it (each
+// project runs in its own workers, and containers tests never import msw).
 export default defineConfig({
   test: {
     projects: [
@@ -35,11 +36,24 @@ export default defineConfig({
         test: {
           name: "k6",
           include: ["test/k6/**/*.test.ts"],
+          // The long proofs (every defect of every check, repeated runs of the correct service) are the matrix tier.
+          exclude: ["test/k6/**/*.matrix.test.ts"],
           environment: "node",
           globalSetup: ["test/k6/global-setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,
           // Real k6 runs are CPU-heavy; on two cores they are steadier one file at a time.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "matrix",
+          include: ["test/k6/**/*.matrix.test.ts"],
+          environment: "node",
+          globalSetup: ["test/k6/global-setup.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
           fileParallelism: false,
         },
       },

@@ -1,6 +1,6 @@
 /** Runs the `harness` command as a child process, the way a person or CI does, and reads its run directory. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RunSummary } from "../../lib/harness/report.ts";
@@ -86,4 +86,11 @@ export function runLimiter(parallel: number): <T>(run: () => Promise<T>) => Prom
 export function failedChecks(result: HarnessProcessResult): string[] {
   const parts = [...(result.summary?.scenarios ?? []), ...(result.summary?.extensions ?? [])];
   return [...new Set(parts.flatMap((p) => p.checks.filter((c) => c.verdict === "fail").map((c) => c.name)))].sort();
+}
+
+/** A file in a fresh temporary directory: text as it is, anything else as JSON (SLO, traffic, keys files...). */
+export function tempFile(name: string, content: unknown): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "atd-")), name);
+  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+  return file;
 }
