@@ -8,3 +8,5 @@ export * from "./run-protocol.ts";
 export * from "./execution-segments.ts";
 export * from "./dates.ts";
 export * from "./alternatives.ts";
+export * from "./test-hooks.ts";
+export type { FromSchema, JsonSchema } from "./schema.ts";

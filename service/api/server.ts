@@ -18,6 +18,8 @@ import {
   type EndpointName,
 } from "../../lib/contract/index.ts";
 import { HttpError, defineRoute, errorBody, matchRoute, readBody, send, type Reply, type Route } from "../http.ts";
+import { PARTNER_API_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
+import { partnerApiDocumentReply } from "../openapi.ts";
 import type { Metrics } from "../metrics.ts";
 import { leakPerRequest } from "../defects/soak-memory-leak.ts";
 import { slowdownMs } from "../defects/soak-slowdown.ts";
@@ -248,6 +250,12 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
           ERROR_CODES.unauthorized,
           key === undefined ? "The X-Authorization header is missing." : "The API key in X-Authorization is not valid.",
         );
+      }
+      // The published contract (docs/partner-api.openapi.yaml), behind the key like every path of the API.
+      if (path === PARTNER_API_DOCUMENT_PATH && method === "GET") {
+        metrics.request("openapi", 200);
+        send(res, partnerApiDocumentReply());
+        return;
       }
       const match = matchRoute(API_ROUTES, path);
       if (match === undefined) throw new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);

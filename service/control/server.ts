@@ -21,6 +21,8 @@ import { newPartner, publicPartner } from "../partners.ts";
 import type { FaultConfig, FaultRule, ServiceState } from "../state.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
+import { TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
+import { testHooksDocumentReply } from "../openapi.ts";
 
 export interface ControlContext {
   state: ServiceState;
@@ -167,6 +169,7 @@ const BASE_ROUTES: Route<ControlHandler>[] = [
       return ok(clockView(state));
     },
   }),
+  defineRoute("openApi", TEST_HOOKS_DOCUMENT_PATH, { GET: () => testHooksDocumentReply() }),
   defineRoute("rateLimit", "/__control/rate-limit", {
     GET: ({ state }) => ok(state.limiter.config),
     PUT: ({ state, body }) => {

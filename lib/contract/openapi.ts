@@ -1,0 +1,821 @@
+/**
+ * The two published OpenAPI 3.1 documents, built from lib/contract so that they cannot drift from it:
+ * - the partner API (docs/partner-api.openapi.yaml): ENDPOINTS, the key sets of spec Part 2 (key-sets.ts),
+ *   decisions.md's envelopes, error codes and parameters, the rate-limit headers of spec Part 8;
+ * - the test hooks (docs/test-hooks.openapi.yaml): TEST_HOOKS with the level of each hook in `x-atd-level`.
+ * scripts/openapi.ts writes them as YAML; the reference service serves them as JSON. Not exported from index.ts:
+ * the k6 bundles have no use for them. Runtime-neutral: plain objects only.
+ */
+import { ENDPOINTS, ENDPOINT_NAMES, HEADERS, type EndpointName } from "./endpoints.ts";
+import { ERROR_CODES } from "./errors.ts";
+import {
+  BOOKING_DETAIL_FORBIDDEN_KEYS,
+  BOOKING_DETAIL_REQUIRED_KEYS,
+  BOOKING_LIST_ITEM_KEYS,
+  CUSTOMER_KEYS,
+  PRICE_LIST_ENTRY_KEYS,
+  PRODUCT_DETAIL_FORBIDDEN_KEYS,
+  PRODUCT_DETAIL_KEYS,
+  PRODUCT_LIST_ITEM_KEYS,
+  PRODUCT_TYPE_DETAIL_FORBIDDEN_KEYS,
+  PRODUCT_TYPE_DETAIL_KEYS,
+  PRODUCT_TYPE_SUMMARY_KEYS,
+  SINGLE_DATE_PRICE_KEYS,
+  VOUCHER_FILE_KEYS,
+} from "./key-sets.ts";
+import { PAGINATION, PRICE_CALENDAR_MAX_MONTHS, RATE_LIMIT } from "./limits.ts";
+import { s, wire, type JsonSchema } from "./schema.ts";
+import { TEST_HOOKS, TEST_HOOK_NAMES, TEST_HOOK_SCHEMAS, type TestHookName } from "./test-hooks.ts";
+import { BOOKING_STATUSES } from "./types.ts";
+
+export const OPENAPI_VERSION = "3.1.0";
+/** The extension field that carries a hook's level (and marks reference-only fields and parameters). */
+export const LEVEL_EXTENSION = "x-atd-level";
+/** Where the reference service serves each document: the partner API's on the API listener (with a key). */
+export const PARTNER_API_DOCUMENT_PATH = "/openapi.json";
+export const TEST_HOOKS_DOCUMENT_PATH = TEST_HOOKS.openApi.path;
+
+export type OpenApiDocument = Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const schemaRef = (name: string) => ref("schemas", name);
+const reference = { [LEVEL_EXTENSION]: "reference" } as const;
+
+/**
+ * Replaces every object that is one of the named schemas (by identity: the builders share their objects) with a
+ * $ref, except each component's own root, so the YAML names what it reuses instead of repeating it.
+ */
+function withRefs(value: unknown, names: ReadonlyMap<object, string>, root?: object): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const name = names.get(value);
+  if (name !== undefined && value !== root) return schemaRef(name);
+  if (Array.isArray(value)) return value.map((v) => withRefs(v, names));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRefs(v, names)]));
+}
+
+function components(named: Readonly<Record<string, JsonSchema>>): { schemas: Json; names: Map<object, string> } {
+  const names = new Map<object, string>(Object.entries(named).map(([name, json]) => [json, name]));
+  const schemas = Object.fromEntries(Object.entries(named).map(([name, json]) => [name, withRefs(json, names, json)]));
+  return { schemas, names };
+}
+
+/** Path parameters of a template, in order. */
+export function pathParameters(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The partner API
+// ---------------------------------------------------------------------------------------------------------------
+
+const NOT_SHOWN = "Type not shown by the spec (2.12).";
+
+interface KeySetOptions {
+  exact: boolean;
+  required?: readonly string[];
+  forbidden?: readonly string[];
+  description: string;
+}
+
+/** A resource of spec Part 2: its keys, typed where the contract fixes the type, `required`, closed when exact. */
+function keySet(keys: readonly string[], typed: Readonly<Record<string, JsonSchema>>, o: KeySetOptions): JsonSchema {
+  const properties: Record<string, unknown> = {};
+  for (const key of keys) {
+    properties[key] = typed[key] ?? (key.endsWith("Translated") ? typed["*Translated"] : undefined) ?? {};
+    if (Object.keys(properties[key] as object).length === 0) properties[key] = { description: NOT_SHOWN };
+  }
+  // `false`: the spec says the resource must not carry the key.
+  for (const key of o.forbidden ?? []) properties[key] = false;
+  return {
+    type: "object",
+    description: o.description,
+    required: [...(o.required ?? keys)],
+    properties,
+    ...(o.exact ? { additionalProperties: false } : {}),
+  };
+}
+
+const ENDPOINT_DOCS: Readonly<Record<EndpointName, { summary: string; tag: string }>> = {
+  products: { summary: "List products (spec 4.1, items 2.1).", tag: "products" },
+  product: { summary: "Product detail (spec 4.1, 2.2).", tag: "products" },
+  productRestrictions: {
+    summary: "The origin restrictions of a product for the authenticated partner (spec 4.1).",
+    tag: "products",
+  },
+  productTypes: { summary: "Product type summaries of a product (spec 4.1, 2.3).", tag: "products" },
+  productType: { summary: "Product type detail (spec 4.2, 2.4).", tag: "product types" },
+  priceList: { summary: "Price calendar over at most six months (spec 4.2, 2.5).", tag: "product types" },
+  priceListDate: {
+    summary: "Single-date price and availability, computed in real time (spec 4.2, 2.6).",
+    tag: "product types",
+  },
+  bookingCreate: { summary: "Create a booking; it starts reserved (spec 4.3, Part 3).", tag: "bookings" },
+  bookings: { summary: "List the partner's bookings (spec 4.3, items 2.7).", tag: "bookings" },
+  booking: { summary: "Booking detail with its current status (spec 4.3, 2.8).", tag: "bookings" },
+  bookingConfirm: {
+    summary: "Confirm a reserved booking; 422 with optional alternatives when no longer bookable (spec 7.2).",
+    tag: "bookings",
+  },
+  bookingCancel: { summary: "Request the cancellation of a booking (spec Part 3).", tag: "bookings" },
+  vouchers: { summary: "The voucher files of a booking (spec 4.3, 2.9).", tag: "bookings" },
+  voucherFile: { summary: "Download one voucher file (authorization required, spec 1.4).", tag: "bookings" },
+  config: { summary: "Languages, currencies, locations and the image base address (spec 4.4).", tag: "config" },
+};
+
+const PATH_PARAMETER_DOCS: Readonly<Record<string, string>> = {
+  uuid: "The uuid of the addressed resource.",
+  bookingUuid: "The uuid of the booking.",
+  voucherUuid: "The uuid of the voucher file.",
+  date: "The date, YYYY-MM-DD.",
+  productTypeUuid: "The uuid of the product type.",
+  apiKey: "The partner's API key.",
+};
+
+function pathParameter(name: string): Json {
+  const schema = name === "date" ? wire.date().json : name === "apiKey" ? s.string().json : wire.uuid().json;
+  return { name, in: "path", required: true, description: PATH_PARAMETER_DOCS[name] ?? name, schema };
+}
+
+function query(name: string, schema: JsonSchema, description: string, extra: Json = {}): Json {
+  return { name, in: "query", required: false, description, schema, ...extra };
+}
+
+function partnerParameters(): Json {
+  const fields = (keys: readonly string[]) =>
+    query(
+      "fields",
+      { type: "array", items: { type: "string", enum: [...keys] } },
+      "Which keys to return, comma-separated; `uuid` and `links` always stay. With it the answer carries only those " +
+        "keys, so the data's `required` list applies to answers without `fields`.",
+      { style: "form", explode: false },
+    );
+  return {
+    page: query("page", { type: "integer", minimum: 1, default: 1 }, "Page number, from 1 (decisions.md)."),
+    per_page: query(
+      "per_page",
+      { type: "integer", minimum: 1, maximum: PAGINATION.maxPerPage, default: PAGINATION.defaultPerPage },
+      `Items per page, default ${PAGINATION.defaultPerPage}, at most ${PAGINATION.maxPerPage} (decisions.md).`,
+    ),
+    language: query("language", { type: "string" }, "Language of the returned content (GET /v2/config lists them)."),
+    productFields: fields(PRODUCT_DETAIL_KEYS),
+    productTypeFields: fields(PRODUCT_TYPE_DETAIL_KEYS),
+    calendarStart: {
+      ...query("date_start", wire.date().json, "First day of the calendar, YYYY-MM-DD."),
+      required: true,
+    },
+    calendarEnd: {
+      ...query(
+        "date_end",
+        wire.date().json,
+        `Last day of the calendar, YYYY-MM-DD; at most ${PRICE_CALENDAR_MAX_MONTHS} months after date_start (spec Part 8).`,
+      ),
+      required: true,
+    },
+  };
+}
+
+const P = (name: string) => ref("parameters", name);
+
+function parametersOf(name: EndpointName): unknown[] {
+  const path = pathParameters(ENDPOINTS[name].path).map(pathParameter);
+  const list = [P("page"), P("per_page")];
+  const referenceFilter = (n: string, description: string) =>
+    query(n, { type: "string" }, `${description} Not in the spec: the reference service's choice.`, reference);
+  switch (name) {
+    case "products":
+      return [
+        ...list,
+        P("language"),
+        referenceFilter("type", "Only products of this product-type uuid (typeUuid)."),
+        referenceFilter("category", "Only products of this category (slug or uuid)."),
+        referenceFilter("country", "Only products in this country (ISO code)."),
+        referenceFilter("city", "Only products in this city (slug)."),
+        referenceFilter("sort", "title, updated_at or base_price; a leading - sorts descending."),
+      ];
+    case "product":
+      return [...path, P("productFields"), P("language")];
+    case "productType":
+      return [...path, P("productTypeFields"), P("language")];
+    case "productTypes":
+      return [...path, ...list];
+    case "priceList":
+      return [...path, P("calendarStart"), P("calendarEnd"), ...list];
+    case "bookings":
+      return [
+        ...list,
+        query("date_start", wire.date().json, "Only bookings for dates from this day."),
+        query("date_end", wire.date().json, "Only bookings for dates up to this day."),
+        ...["first_name", "last_name", "email", "phone"].map((n) =>
+          query(n, { type: "string" }, `Only bookings whose customer has this ${n.replace("_", " ")}.`),
+        ),
+        query("partner_reference", { type: "string" }, "Only bookings with this partner reference (spec 2.8)."),
+        query("status", { type: "string", enum: [...BOOKING_STATUSES] }, "Only bookings in this status."),
+      ];
+    default:
+      return path;
+  }
+}
+
+/** The error answers each endpoint can give besides 401, 405 and 500, which every one can. */
+function errorStatusesOf(name: EndpointName): string[] {
+  const out: string[] = [];
+  const spec = ENDPOINTS[name];
+  const hasQuery = ["products", "product", "productTypes", "productType", "priceList", "bookings"].includes(name);
+  if (hasQuery || name === "priceListDate" || name === "bookingCreate") out.push("400");
+  if (pathParameters(spec.path).length > 0) out.push("404");
+  if (name === "bookingConfirm" || name === "bookingCancel") out.push("409");
+  if (["productType", "priceList", "priceListDate", "bookingCreate"].includes(name)) out.push("410");
+  if (name === "bookingCreate") out.push("422InvalidData");
+  if (name === "bookingConfirm") out.push("422PricesMismatch");
+  if (spec.rateLimited) out.push("429");
+  return out;
+}
+
+const ERROR_RESPONSES: Readonly<Record<string, { status: string; codes: readonly string[]; description: string }>> = {
+  "400": {
+    status: "400",
+    codes: [ERROR_CODES.invalidParams, ERROR_CODES.malformedJson],
+    description: "A parameter or the body is malformed.",
+  },
+  "401": {
+    status: "401",
+    codes: [ERROR_CODES.unauthorized],
+    description: "The key is missing or unknown.",
+  },
+  "404": { status: "404", codes: [ERROR_CODES.notFound], description: "No such resource (for this partner)." },
+  "405": {
+    status: "405",
+    codes: [ERROR_CODES.methodNotAllowed],
+    description:
+      "Answered to a method the path does not offer, with an Allow header (listed on each operation: OpenAPI has no " +
+      "per-path responses).",
+  },
+  "409": {
+    status: "409",
+    codes: [ERROR_CODES.invalidAction],
+    description: "The transition is not allowed from the booking's current status; the status is unchanged.",
+  },
+  "410": { status: "410", codes: [ERROR_CODES.gone], description: "The product type is no longer available." },
+  "422InvalidData": {
+    status: "422",
+    codes: [ERROR_CODES.invalidData],
+    description: "The booking request is not bookable (limits, age groups, lead time, options, seats).",
+  },
+  "422PricesMismatch": {
+    status: "422",
+    codes: [ERROR_CODES.pricesMismatch],
+    description:
+      "The confirmation failed: the date or timeslot is no longer bookable (spec 7.2). `error.alternatives` is there " +
+      "only for keys with the feature and when a suggestion can be computed.",
+  },
+  "429": {
+    status: "429",
+    codes: [ERROR_CODES.tooManyRequests],
+    description: "The shared allowance is used up (spec 7.1); refused requests do not consume allowance.",
+  },
+  "500": { status: "500", codes: [ERROR_CODES.internal], description: "Internal error." },
+};
+
+const RESPONSE_NAMES: Readonly<Record<string, string>> = {
+  "400": "BadRequest",
+  "401": "Unauthorized",
+  "404": "NotFound",
+  "405": "MethodNotAllowed",
+  "409": "InvalidAction",
+  "410": "Gone",
+  "422InvalidData": "InvalidData",
+  "422PricesMismatch": "PricesMismatch",
+  "429": "TooManyRequests",
+  "500": "InternalError",
+};
+
+export function partnerApiDocument(): OpenApiDocument {
+  // Building blocks, created once so that withRefs can name them.
+  const Link = s.object(
+    { rel: s.string(), href: s.string(), method: s.string() },
+    {},
+    { description: "decisions.md: every link is {rel, href, method}." },
+  );
+  const Links = s.array(Link);
+  const SelfLinks = s.array(Link, {
+    contains: { type: "object", required: ["rel"], properties: { rel: { const: "self" } } },
+    description: "The answer's links; `self` is always present (decisions.md).",
+  });
+  const Translated = s.record(s.string(), { description: "Text by language code." });
+  const Pagination = s.object(
+    {
+      total: s.integer({ minimum: 0 }),
+      count: s.integer({ minimum: 0 }),
+      per_page: s.integer({ minimum: 1 }),
+      current_page: s.integer({ minimum: 1 }),
+      total_pages: s.integer({ minimum: 1 }),
+    },
+    {},
+  );
+  const TimeslotAvailability = s.object(
+    { timeslot: wire.timeslot(), available: s.boolean(), remaining: s.integer() },
+    {},
+  );
+  const status = s.enumOf(BOOKING_STATUSES, { description: "decisions.md's booking states." });
+  const AlternativeTimeslot = s.object(
+    { timeslot: wire.timeslot(), qty: s.integer({ minimum: 0 }) },
+    {},
+    {
+      closed: true,
+    },
+  );
+  const NearbyDate = s.object(
+    { date: wire.date(), qty: s.integer({ minimum: 0 }) },
+    { timeslots: s.array(AlternativeTimeslot, { description: "Timeslotted products only." }) },
+    { closed: true },
+  );
+  const Alternatives = s.object(
+    {
+      requested: s.object(
+        { date: wire.date() },
+        { timeslot: wire.timeslot({ description: "Timeslotted products only." }) },
+        { closed: true },
+      ),
+      same_date_timeslots: s.array(AlternativeTimeslot),
+      nearby_dates: s.array(NearbyDate),
+    },
+    {},
+    { closed: true, description: "Spec 2.11 and 7.2." },
+  );
+  const Customer = s.object(
+    Object.fromEntries(CUSTOMER_KEYS.map((k) => [k, s.string()])),
+    {},
+    { closed: true, description: "Spec 2.10: the contact data of the person booking." },
+  );
+  const SelectedOption = s.object({ uuid: s.string(), value: s.string() }, {});
+  const BookingRequest = s.object(
+    {
+      productTypeUuid: wire.uuid(),
+      date: wire.date(),
+      adults: s.integer({ minimum: 1, description: "The quantity key (v1 called it pax)." }),
+      customer: Customer,
+    },
+    {
+      timeslot: wire.timeslot({ description: "Required for timeslotted product types." }),
+      children: s.integer({ minimum: 0 }),
+      seniors: s.integer({ minimum: 0 }),
+      options: s.array(SelectedOption, { description: "Booking options; a select option takes a value's uuid." }),
+      partnerReference: s.string({ maxLength: 100 }),
+      infants: s.integer({ minimum: 0, ...reference }),
+    },
+    { description: "Spec 4.3 names adults, customer and options; the rest is decisions.md's (types.ts)." },
+  );
+
+  const common = {
+    uuid: wire.uuid().json,
+    title: s.string().json,
+    "*Translated": Translated.json,
+    updatedAt: wire.timestamp().json,
+    createdAt: wire.timestamp().json,
+    validFrom: wire.date().json,
+    validThrough: wire.date().json,
+    basePrice: wire.decimal({ description: "Money as a decimal string (decisions.md)." }).json,
+    currency: wire.currency().json,
+    typeName: s.string().json,
+    typeUuid: wire.uuid().json,
+    links: Links.json,
+  };
+  const ProductListItem = keySet(PRODUCT_LIST_ITEM_KEYS, common, { exact: true, description: "Spec 2.1." });
+  const ProductDetail = keySet(PRODUCT_DETAIL_KEYS, common, {
+    exact: true,
+    forbidden: PRODUCT_DETAIL_FORBIDDEN_KEYS,
+    description: "Spec 2.2.",
+  });
+  const ProductTypeSummary = keySet(PRODUCT_TYPE_SUMMARY_KEYS, common, { exact: true, description: "Spec 2.3." });
+  const ProductTypeDetail = keySet(PRODUCT_TYPE_DETAIL_KEYS, common, {
+    exact: true,
+    forbidden: PRODUCT_TYPE_DETAIL_FORBIDDEN_KEYS,
+    description: "Spec 2.4; the adult limits are minPax and maxPax.",
+  });
+  const priceTyped = {
+    ...common,
+    date: wire.date().json,
+    weekday: s.string().json,
+    available: s.boolean().json,
+    timeslots: s.array(TimeslotAvailability, { description: "Empty for non-timeslotted product types." }).json,
+    options: s.array(s.any()).json,
+  };
+  const PriceListEntry = keySet(PRICE_LIST_ENTRY_KEYS, priceTyped, { exact: true, description: "Spec 2.5." });
+  const SingleDatePrice = keySet(SINGLE_DATE_PRICE_KEYS, priceTyped, { exact: true, description: "Spec 2.6." });
+  const bookingTyped = {
+    ...common,
+    code: s.string().json,
+    status: status.json,
+    adults: s.integer({ minimum: 1 }).json,
+    options: s.array(s.any()).json,
+    partner_reference: s.nullable(s.string()).json,
+  };
+  const BookingListItem = keySet(BOOKING_LIST_ITEM_KEYS, bookingTyped, { exact: true, description: "Spec 2.7." });
+  const BookingDetail = keySet(BOOKING_DETAIL_REQUIRED_KEYS, bookingTyped, {
+    exact: false,
+    forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
+    description: "Spec 2.8 names only some keys of the booking detail: these must be there, the forbidden ones not.",
+  });
+  const VoucherFile = keySet(
+    VOUCHER_FILE_KEYS,
+    {
+      ...common,
+      generatedAt: wire.timestamp().json,
+      downloadedAt: s.nullable(wire.timestamp(), { description: "null until first downloaded." }).json,
+    },
+    { exact: true, description: "Spec 2.9; its file links need authorization." },
+  );
+  const Restrictions = s.object(
+    {},
+    {
+      productUuid: wire.uuid(reference),
+      mode: s.enumOf(["allow", "exclude", "none"], reference),
+      allowedCountries: s.array(s.string(), reference),
+      excludedCountries: s.array(s.string(), reference),
+    },
+    { description: "Spec 4.1: the partner's origin restrictions; the shape is not shown (2.12)." },
+  );
+  const Config = s.object(
+    {},
+    {},
+    {
+      description:
+        "Spec 4.4: languages, currencies, locations, other items and the image base address; structure not shown (2.12).",
+    },
+  );
+  const SelfDescription = s.object(
+    {},
+    {},
+    { description: "decisions.md: a JSON body describing methods, parameters and the resource's keys." },
+  );
+  const ErrorEnvelope = errorEnvelope(s.string().json, Links.json, "decisions.md: the envelope of every failure.");
+
+  const named: Record<string, JsonSchema> = {
+    Link: Link.json,
+    Links: Links.json,
+    SelfLinks: SelfLinks.json,
+    Translated: Translated.json,
+    Pagination: Pagination.json,
+    ProductListItem,
+    ProductDetail,
+    ProductTypeSummary,
+    ProductTypeDetail,
+    TimeslotAvailability: TimeslotAvailability.json,
+    PriceListEntry,
+    SingleDatePrice,
+    BookingListItem,
+    BookingDetail,
+    VoucherFile,
+    Customer: Customer.json,
+    SelectedOption: SelectedOption.json,
+    BookingRequest: BookingRequest.json,
+    Alternatives: Alternatives.json,
+    AlternativeTimeslot: AlternativeTimeslot.json,
+    NearbyDate: NearbyDate.json,
+    Restrictions: Restrictions.json,
+    Config: Config.json,
+    SelfDescription: SelfDescription.json,
+    ErrorEnvelope,
+  };
+
+  const list = (item: JsonSchema): JsonSchema => ({
+    type: "object",
+    description: "decisions.md's list envelope.",
+    required: ["data", "meta", "links"],
+    properties: {
+      data: { type: "array", items: item },
+      meta: { type: "object", required: ["pagination"], properties: { pagination: Pagination.json } },
+      links: SelfLinks.json,
+    },
+  });
+  const detail = (data: JsonSchema): JsonSchema => ({
+    type: "object",
+    description: "decisions.md's detail envelope.",
+    required: ["data", "links"],
+    properties: { data, links: SelfLinks.json },
+  });
+  const collection = (item: JsonSchema): JsonSchema => ({
+    type: "object",
+    description: "An object `data` holding the items, with links, without pagination (spec 4.0, 4.3).",
+    required: ["data", "links"],
+    properties: { data: { type: "array", items: item }, links: SelfLinks.json },
+  });
+  const successOf: Record<EndpointName, JsonSchema | "file"> = {
+    products: list(ProductListItem),
+    product: detail(ProductDetail),
+    productRestrictions: detail(Restrictions.json),
+    productTypes: list(ProductTypeSummary),
+    productType: detail(ProductTypeDetail),
+    priceList: list(PriceListEntry),
+    priceListDate: detail(SingleDatePrice),
+    bookingCreate: detail(BookingDetail),
+    bookings: list(BookingListItem),
+    booking: detail(BookingDetail),
+    bookingConfirm: detail(BookingDetail),
+    bookingCancel: detail(BookingDetail),
+    vouchers: collection(VoucherFile),
+    voucherFile: "file",
+    config: detail(Config.json),
+  };
+
+  const errorResponses: Json = {};
+  for (const [key, e] of Object.entries(ERROR_RESPONSES)) {
+    const alternatives = key === "422PricesMismatch" ? { alternatives: Alternatives.json } : {};
+    const body = {
+      type: "object",
+      required: ["code", "message", "http_code"],
+      properties: {
+        code: { type: "string", enum: [...e.codes] },
+        message: { type: "string" },
+        http_code: { const: Number(e.status) },
+        ...alternatives,
+      },
+    };
+    const headers: Json =
+      e.status === "429"
+        ? {
+            [HEADERS.rateLimitLimit]: ref("headers", "RateLimitLimit"),
+            [HEADERS.rateLimitRemaining]: ref("headers", "RateLimitRemainingZero"),
+            [HEADERS.retryAfter]: ref("headers", "RetryAfter"),
+            [HEADERS.rateLimitReset]: ref("headers", "RateLimitResetRequired"),
+          }
+        : e.status === "405"
+          ? { Allow: ref("headers", "Allow") }
+          : {};
+    errorResponses[RESPONSE_NAMES[key] ?? key] = {
+      description: `${e.codes.join(" or ")}: ${e.description}`,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      content: { "application/json": { schema: errorEnvelope(body, Links.json, undefined) } },
+    };
+  }
+
+  const paths: Json = {};
+  for (const name of ENDPOINT_NAMES) {
+    const spec = ENDPOINTS[name];
+    const success = successOf[name];
+    const responses: Json = {};
+    const okStatuses = name === "bookingCreate" ? ["201", "200"] : ["200"];
+    for (const code of okStatuses) {
+      responses[code] = {
+        description:
+          code === "201"
+            ? "The booking was created, reserved (the reference service answers 201)."
+            : code === "200" && name === "bookingCreate"
+              ? "The booking was created (the spec does not fix the success status; 200 is accepted too)."
+              : "Success.",
+        ...(spec.rateLimited
+          ? {
+              headers: {
+                [HEADERS.rateLimitLimit]: ref("headers", "RateLimitLimit"),
+                [HEADERS.rateLimitRemaining]: ref("headers", "RateLimitRemaining"),
+                [HEADERS.rateLimitReset]: ref("headers", "RateLimitReset"),
+              },
+            }
+          : {}),
+        content:
+          success === "file"
+            ? { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } }
+            : { "application/json": { schema: success } },
+      };
+    }
+    for (const key of ["401", ...errorStatusesOf(name), "405", "500"]) {
+      const status = ERROR_RESPONSES[key]?.status ?? key;
+      if (responses[status] !== undefined) continue;
+      responses[status] = ref("responses", RESPONSE_NAMES[key] ?? key);
+    }
+    const operation: Json = {
+      operationId: name,
+      summary: ENDPOINT_DOCS[name].summary,
+      tags: [ENDPOINT_DOCS[name].tag],
+      "x-atd-rate-limited": spec.rateLimited,
+      parameters: parametersOf(name),
+      ...(name === "bookingCreate"
+        ? { requestBody: { required: true, content: { "application/json": { schema: BookingRequest.json } } } }
+        : {}),
+      responses: sortedResponses(responses),
+    };
+    const item = (paths[spec.path] ??= {}) as Json;
+    item[spec.method.toLowerCase()] = operation;
+  }
+  // OPTIONS on every path (decisions.md): the path describes itself.
+  for (const item of Object.values(paths) as Json[]) {
+    const first = Object.values(item)[0] as Json;
+    const pathParams = (first.parameters as Json[]).filter((p) => p.in === "path");
+    item.options = {
+      operationId: `describe_${String(first.operationId)}`,
+      summary: "The path's methods, parameters and the resource's keys (decisions.md).",
+      tags: first.tags,
+      parameters: pathParams,
+      responses: {
+        "200": {
+          description: "The self-description, with an Allow header.",
+          headers: { Allow: ref("headers", "Allow") },
+          content: { "application/json": { schema: detail(SelfDescription.json) } },
+        },
+        "401": ref("responses", "Unauthorized"),
+        "404": ref("responses", "NotFound"),
+      },
+    };
+  }
+
+  const { schemas, names } = components(named);
+  const limitHeader = (description: string, schema: Json) => ({ description, required: true, schema });
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: "Attractions, tours and activities partner API",
+      version: "2.1",
+      description:
+        "The partner API of interface-spec.md with the gaps filled as in decisions.md, generated from lib/contract " +
+        "(scripts/openapi.ts; do not edit by hand). Key sets are spec Part 2's: `required` and, where the spec's set " +
+        "is exact, `additionalProperties: false`; `false` marks a key the spec forbids. Types are given only where " +
+        "the spec or decisions.md fixes them. Parameters and fields marked `x-atd-level: reference` are the " +
+        `reference service's own choices. The reference service serves this document at GET ${PARTNER_API_DOCUMENT_PATH} ` +
+        "on the API listener, with the key like every path.",
+    },
+    servers: [
+      {
+        url: "{base_url}",
+        description: "The demo or production base address.",
+        variables: { base_url: { default: "http://127.0.0.1:8080" } },
+      },
+    ],
+    security: [{ PartnerKey: [] }],
+    tags: [
+      { name: "products", description: "Product discovery (spec 4.1)." },
+      { name: "product types", description: "Product types, prices and availability (spec 4.2)." },
+      { name: "bookings", description: "Bookings and vouchers (spec 4.3)." },
+      { name: "config", description: "Configuration (spec 4.4)." },
+    ],
+    paths: withRefs(paths, names),
+    components: {
+      securitySchemes: {
+        PartnerKey: {
+          type: "apiKey",
+          in: "header",
+          name: HEADERS.auth,
+          description: "The partner's API key, on every request (spec Part 5); missing or unknown: 401.",
+        },
+      },
+      schemas,
+      parameters: withRefs(partnerParameters(), names),
+      headers: {
+        RateLimitLimit: limitHeader(`The allowance per window (spec Part 8: ${RATE_LIMIT.limit}).`, {
+          type: "integer",
+          minimum: 1,
+        }),
+        RateLimitRemaining: limitHeader("Requests left in the current window.", { type: "integer", minimum: 0 }),
+        RateLimitRemainingZero: limitHeader("0 (spec 7.1).", { type: "integer", const: 0 }),
+        RateLimitReset: {
+          description: "UNIX seconds at which the allowance resets (decisions.md).",
+          required: false,
+          schema: { type: "integer", minimum: 0 },
+        },
+        RateLimitResetRequired: limitHeader("UNIX seconds at which a retry is possible (spec 7.1).", {
+          type: "integer",
+          minimum: 0,
+        }),
+        RetryAfter: limitHeader("Whole seconds to wait, at least 1 (decisions.md).", { type: "integer", minimum: 1 }),
+        Allow: limitHeader("The methods the path offers.", { type: "string" }),
+      },
+      responses: withRefs(errorResponses, names),
+    },
+  };
+}
+
+function errorEnvelope(error: JsonSchema, links: JsonSchema, description: string | undefined): JsonSchema {
+  return {
+    type: "object",
+    ...(description === undefined ? {} : { description }),
+    required: ["error", "links", "timestamp"],
+    properties: { error, links, timestamp: wire.timestamp().json },
+  };
+}
+
+function sortedResponses(responses: Json): Json {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The test hooks
+// ---------------------------------------------------------------------------------------------------------------
+
+export function testHooksDocument(): OpenApiDocument {
+  const { schemas, names } = components(TEST_HOOK_SCHEMAS);
+  const paths: Json = {};
+  for (const name of TEST_HOOK_NAMES) {
+    const hook: TestHookSpecView = TEST_HOOKS[name];
+    const item = (paths[hook.path] ??= {}) as Json;
+    item[hook.method.toLowerCase()] = hookOperation(name, hook);
+  }
+  const errorBody = s.object({ code: s.string(), message: s.string(), http_code: s.integer() }, {});
+  const error = (description: string) => ({
+    description,
+    content: {
+      "application/json": {
+        schema: errorEnvelope(errorBody.json, { type: "array" }, undefined),
+      },
+    },
+  });
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: "Test hooks (control API) of the partner API",
+      version: "1.0",
+      description:
+        "The control API of decisions.md: a separate listener in test environments only, guarded by " +
+        `${HEADERS.control}. \`x-atd-level: required\` marks what any implementation must offer (and all a scenario ` +
+        "may need); `reference` marks optional extensions of the reference service (also on answer fields only it " +
+        "gives). Generated from lib/contract/test-hooks.ts (scripts/openapi.ts; do not edit by hand). The reference " +
+        `service serves it at GET ${TEST_HOOKS_DOCUMENT_PATH} on the control listener.`,
+    },
+    servers: [
+      {
+        url: "{control_url}",
+        description: "The control listener.",
+        variables: { control_url: { default: "http://127.0.0.1:8081" } },
+      },
+    ],
+    security: [{ ControlToken: [] }],
+    paths: withRefs(paths, names),
+    components: {
+      securitySchemes: {
+        ControlToken: {
+          type: "apiKey",
+          in: "header",
+          name: HEADERS.control,
+          description: "The control token of the test environment; missing or wrong: 401.",
+        },
+      },
+      schemas,
+      responses: {
+        BadRequest: error("The body or a parameter is malformed."),
+        Unauthorized: error("The control token is missing or wrong."),
+        NotFound: error("No such resource (product type, product, partner, booking)."),
+        MethodNotAllowed: error("The path does not offer this method."),
+      },
+    },
+  };
+}
+
+/** A row of TEST_HOOKS seen through its widest type. */
+interface TestHookSpecView {
+  readonly method: string;
+  readonly path: string;
+  readonly level: string;
+  readonly summary: string;
+  readonly query?: Readonly<Record<string, { schema: JsonSchema; required: boolean; description: string }>>;
+  readonly request?: JsonSchema;
+  readonly bodyOptional?: boolean;
+  readonly answer: JsonSchema;
+  readonly envelope: "data" | "none";
+  readonly contentType: string;
+  readonly statuses: readonly number[];
+}
+
+function hookOperation(name: TestHookName, hook: TestHookSpecView): Json {
+  const parameters = [
+    ...pathParameters(hook.path).map(pathParameter),
+    ...Object.entries(hook.query ?? {}).map(([q, p]) => ({
+      name: q,
+      in: "query",
+      required: p.required,
+      description: p.description,
+      schema: p.schema,
+    })),
+  ];
+  const body = hook.envelope === "data" ? dataEnvelope(hook.answer) : hook.answer;
+  const responses: Json = {};
+  for (const status of hook.statuses) {
+    responses[String(status)] = {
+      description: status === 201 ? "Created." : "Success.",
+      content: { [hook.contentType]: { schema: body } },
+    };
+  }
+  const errorRef = (n: string) => ref("responses", n);
+  if (hook.request !== undefined || hook.query !== undefined || parameters.length > 0)
+    responses["400"] = errorRef("BadRequest");
+  responses["401"] = errorRef("Unauthorized");
+  if (pathParameters(hook.path).length > 0) responses["404"] = errorRef("NotFound");
+  responses["405"] = errorRef("MethodNotAllowed");
+  return {
+    operationId: name,
+    summary: hook.summary,
+    [LEVEL_EXTENSION]: hook.level,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(hook.request === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: hook.bodyOptional !== true,
+            content: { "application/json": { schema: hook.request } },
+          },
+        }),
+    responses: sortedResponses(responses),
+  };
+}
+
+function dataEnvelope(data: JsonSchema): JsonSchema {
+  return { type: "object", required: ["data"], properties: { data } };
+}
