@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createApiHandler } from "./api/server.ts";
 import { createControlHandler } from "./control/server.ts";
+import { writeKeysFile } from "./keys-file.ts";
 import { Metrics } from "./metrics.ts";
 import { DEFAULT_OPTIONS, type ServiceOptions } from "./options.ts";
 import { ServiceState } from "./state.ts";
@@ -112,6 +113,8 @@ export async function createService(options: Partial<ServiceOptions> = {}): Prom
   try {
     const apiPort = await listen(api, opts.port, opts.host, "API");
     const controlPort = await listen(control, opts.controlPort, opts.host, "control");
+    // After both binds, before the caller hears "listening": whoever waits for that line finds the file.
+    if (opts.keysFile !== null) await writeKeysFile(opts.keysFile, state.partners.values());
     return {
       apiUrl: urlOf(opts.host, apiPort),
       controlUrl: urlOf(opts.host, controlPort),

@@ -3,6 +3,7 @@
  * stdout once both listeners are up; bad flags exit 2 with one line on stderr; SIGTERM/SIGINT exit 0 within 2 s.
  */
 import { createService, ListenError } from "./app.ts";
+import { KeysFileError } from "./keys-file.ts";
 import { OptionsError, parseServiceArgs } from "./options.ts";
 
 async function main(): Promise<void> {
@@ -23,6 +24,12 @@ async function main(): Promise<void> {
     if (error instanceof ListenError) {
       process.stderr.write(
         `Failed to start the service: ${error.message}. Please pick other ports (--port, --control-port; 0 picks a free one) or stop the process that holds them.\n`,
+      );
+      process.exit(1);
+    }
+    if (error instanceof KeysFileError) {
+      process.stderr.write(
+        `Failed to start the service: ${error.message}. Please give --keys-file a path in a directory that exists and can be written.\n`,
       );
       process.exit(1);
     }

@@ -6,6 +6,13 @@ import { parseArgs } from "node:util";
 import { RATE_LIMIT, RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm } from "../lib/contract/index.ts";
 import { DEFECT_NAMES, isDefectName, type DefectName } from "./defects/index.ts";
 
+/** `all`: every control path of the reference service; `required`: only the hooks decisions.md requires. */
+export const HOOK_MODES = ["all", "required"] as const;
+export type HookMode = (typeof HOOK_MODES)[number];
+
+/** The seeded keys' prefix; with it the keys are atd-partner-01 .. atd-partner-40 (see service/partners.ts). */
+export const DEFAULT_KEY_PREFIX = "atd-partner-";
+
 export interface ServiceOptions {
   host: string;
   port: number;
@@ -19,6 +26,12 @@ export interface ServiceOptions {
   timeScale: number;
   /** Defects switched on at start (also settable at runtime through the control API). */
   defects: DefectName[];
+  /** Which control paths answer: `required` makes the service look like an implementation the harness never saw. */
+  hooks: HookMode;
+  /** Prefix of the seeded API keys; any other than the default also draws the names and features from the seed. */
+  keyPrefix: string;
+  /** Where to write the seeded keys at start (JSON `{keys, alternatives}`), or null for nowhere. */
+  keysFile: string | null;
 }
 
 export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
@@ -33,16 +46,21 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   rateAlgorithm: "fixed-window",
   timeScale: 1,
   defects: [],
+  hooks: "all",
+  keyPrefix: DEFAULT_KEY_PREFIX,
+  keysFile: null,
 };
 
 export const MAX_PRODUCTS = 100_000;
 
 /** A bad option: `what` is wrong, `fix` says what to change. */
 export class OptionsError extends Error {
+  readonly what: string;
   readonly fix: string;
   constructor(what: string, fix: string) {
     super(`Failed to start the service: ${what}. Please ${fix}.`);
     this.name = "OptionsError";
+    this.what = what;
     this.fix = fix;
   }
 }
@@ -59,6 +77,9 @@ const FLAGS = {
   rateAlgorithm: "rate-algorithm",
   timeScale: "time-scale",
   defects: "defects",
+  hooks: "hooks",
+  keyPrefix: "key-prefix",
+  keysFile: "keys-file",
 } as const satisfies Record<keyof ServiceOptions, string>;
 
 type OptionKey = keyof typeof FLAGS;
@@ -134,6 +155,27 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
       o.defects.push(name);
     }
   }
+  if (raw.hooks !== undefined) {
+    const value = raw.hooks.trim();
+    if (!(HOOK_MODES as readonly string[]).includes(value)) {
+      throw new OptionsError(
+        `--hooks must be one of ${HOOK_MODES.join(", ")}, got "${raw.hooks}"`,
+        `pass --hooks required (or set ${envName(FLAGS.hooks)})`,
+      );
+    }
+    o.hooks = value as HookMode;
+  }
+  if (raw.keyPrefix !== undefined) {
+    // A key is 4-128 characters of [A-Za-z0-9_.-] (PUT /__control/partners/{apiKey}); the suffix adds 8.
+    if (!/^[\w.-]{1,100}$/.test(raw.keyPrefix)) {
+      throw new OptionsError(
+        `--key-prefix must be 1 to 100 characters of A-Z a-z 0-9 _ . -, got "${raw.keyPrefix}"`,
+        `pass --key-prefix other- (or set ${envName(FLAGS.keyPrefix)})`,
+      );
+    }
+    o.keyPrefix = raw.keyPrefix;
+  }
+  if (raw.keysFile !== undefined) o.keysFile = nonEmpty(FLAGS.keysFile, raw.keysFile, "/tmp/keys.json");
   return o;
 }
 

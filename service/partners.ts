@@ -1,5 +1,7 @@
 /** Partners (API keys): seeded deterministically, changed through PUT /__control/partners/{apiKey}. */
 import { createHash } from "node:crypto";
+import { DEFAULT_KEY_PREFIX } from "./options.ts";
+import { hash, uuidFrom } from "./rng.ts";
 
 export const SEEDED_PARTNER_COUNT = 40;
 
@@ -40,14 +42,31 @@ export function newPartner(index: number, apiKey: string): Partner {
   };
 }
 
-/** atd-partner-01 .. atd-partner-40; the even-numbered ones (02, 04, ...) have alternatives on. */
-export function seedPartners(): Map<string, Partner> {
+/** The uuidFrom/hash kind of seeded key names, apart from the catalogue's kinds. */
+const KEY_KIND = 101;
+
+/**
+ * With the default prefix: atd-partner-01 .. atd-partner-40, the even-numbered ones (02, 04, ...) with alternatives
+ * on. With any other prefix the names (prefix + 8 hex digits) and which keys have alternatives are drawn from `seed`,
+ * so a client that guesses names or a numbering rule finds nothing: it has to read the keys (--keys-file).
+ */
+export function seedPartners(keyPrefix: string, seed: number): Map<string, Partner> {
+  const numbered = keyPrefix === DEFAULT_KEY_PREFIX;
   const partners = new Map<string, Partner>();
   for (let n = 1; n <= SEEDED_PARTNER_COUNT; n++) {
-    const partner = newPartner(n - 1, partnerKey(n));
+    let apiKey = numbered ? partnerKey(n) : `${keyPrefix}${uuidFrom(seed, KEY_KIND, n).slice(0, 8)}`;
+    // Two 32-bit draws can meet; the key must stay unique.
+    if (partners.has(apiKey)) apiKey = `${apiKey}-${n}`;
+    const partner = newPartner(n - 1, apiKey);
     partner.name = `Seeded Partner ${String(n).padStart(2, "0")}`;
-    partner.alternatives = n % 2 === 0;
+    partner.alternatives = numbered ? n % 2 === 0 : (hash(seed, KEY_KIND, n, 7) & 1) === 1;
     partners.set(partner.apiKey, partner);
+  }
+  // The alternatives scenario needs keys of both kinds; a draw of 40 equal coins must not take that away.
+  const all = [...partners.values()];
+  const first = all[0];
+  if (first !== undefined && all.every((p) => p.alternatives === first.alternatives)) {
+    first.alternatives = !first.alternatives;
   }
   return partners;
 }

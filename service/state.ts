@@ -59,7 +59,7 @@ export class ServiceState {
     for (const name of options.defects) this.defects.set(name, true);
     this.catalogue = generateCatalogue(this.seed, options.products, dayOf(this.clock.now()));
     this.inventory = new Inventory(this.seed);
-    this.partners = seedPartners();
+    this.partners = seedPartners(this.options.keyPrefix, this.options.seed);
     this.random = new Prng(this.seed);
     this.webhooks = new Webhooks(this.defects, () => this.clock.timeScale);
     this.bookings = new BookingService(this, this.webhooks);
@@ -81,7 +81,8 @@ export class ServiceState {
     this.clock.reset(this.options.timeScale);
     this.catalogue = generateCatalogue(seed, this.options.products, dayOf(this.clock.now()));
     this.inventory = new Inventory(seed);
-    this.partners = seedPartners();
+    // Keys follow the start seed, not this one: the keys file written at start stays true after any reset.
+    this.partners = seedPartners(this.options.keyPrefix, this.options.seed);
     this.random = new Prng(seed);
     this.sortCache = new Map();
     this.renderCache = new Map();

@@ -21,6 +21,7 @@ import { newPartner, publicPartner } from "../partners.ts";
 import type { FaultConfig, FaultRule, ServiceState } from "../state.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
+import { answeredMethods } from "./hook-mode.ts";
 import { TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
 import { testHooksDocumentReply } from "../openapi.ts";
 
@@ -213,13 +214,19 @@ export function createControlHandler(state: ServiceState, metrics: Metrics, toke
       if (req.headers["x-control-token"] !== token) {
         throw new HttpError(401, ERROR_CODES.unauthorized, "The X-Control-Token header is missing or wrong.");
       }
-      if (path === "/metrics" && method === "GET") {
+      const mode = state.options.hooks;
+      if (path === "/metrics" && method === "GET" && answeredMethods(mode, path, ["GET"]).length > 0) {
         send(res, { status: 200, body: metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8" });
         return;
       }
       const match = matchRoute(routes, path);
-      if (match === undefined) throw new HttpError(404, ERROR_CODES.notFound, `No control resource at ${path}.`);
-      const handler = match.route.handlers[method];
+      // A path this mode does not answer gets exactly the answer of a path that does not exist.
+      const allowed =
+        match === undefined ? [] : answeredMethods(mode, match.route.template, Object.keys(match.route.handlers));
+      if (match === undefined || allowed.length === 0) {
+        throw new HttpError(404, ERROR_CODES.notFound, `No control resource at ${path}.`);
+      }
+      const handler = allowed.includes(method) ? match.route.handlers[method] : undefined;
       if (handler === undefined) {
         throw new HttpError(
           405,
@@ -227,7 +234,7 @@ export function createControlHandler(state: ServiceState, metrics: Metrics, toke
           `${method} is not allowed on ${match.route.template}.`,
           undefined,
           {
-            Allow: Object.keys(match.route.handlers).join(", "),
+            Allow: allowed.join(", "),
           },
         );
       }
