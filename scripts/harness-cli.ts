@@ -1,6 +1,8 @@
 /**
- * The `harness` command: `harness run <scenario...>`, `harness list`. Flags have environment mirrors (HARNESS_*).
- * Exit codes: 0 pass, 1 a check or threshold failed, 2 bad usage, 3 target not started or reached.
+ * The `harness` command: `harness run <scenario...>`, `harness list`, `harness --version`. Flags have environment
+ * mirrors (HARNESS_*). Exit codes (lib/harness/exit-codes.ts): 0 pass, 1 a check or threshold failed (or a requested
+ * scenario or extension was skipped without --allow-skips), 2 bad usage or settings (checked before anything starts),
+ * 3 target not started or reached, 4 the harness itself failed (reports still written, the error in `errors`).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -9,14 +11,15 @@ import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
 import { CapacityRatesError, PROFILES, parseCapacityRates, profileNamed } from "../lib/k6/profiles.ts";
 import { scenarioSeconds } from "../lib/k6/durations.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
+import { readRunSettings } from "../lib/harness/run-settings.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { extensionsFor, webhooksOn } from "../lib/harness/extensions.ts";
 import { prepareChaos } from "../lib/harness/chaos/prepare-chaos.ts";
-import { REPORTS_DIR } from "../lib/harness/paths.ts";
+import { REPO_ROOT, REPORTS_DIR } from "../lib/harness/paths.ts";
 import { runHarness } from "../lib/harness/run.ts";
 import { DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
 import { judgeK8sRun } from "../lib/harness/k8s/judge-k8s-run.ts";
-import { resolveK6 } from "../lib/harness/k6-binary.ts";
+import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
 import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
@@ -54,6 +57,7 @@ interface RunFlags {
   capacityRates?: number[];
   serviceCpus?: number;
   segments: number;
+  allowSkips?: boolean;
 }
 
 function httpUrl(value: string): string {
@@ -120,40 +124,32 @@ function integer(value: string): number {
   return Number(value);
 }
 
-/** A keys file: a JSON array of keys, {"keys": [...]}, or one key per line. */
-async function readKeys(file: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new HarnessError(
-      `Failed to read --keys ${file}: ${(error as Error).message}. Please give a readable file.`,
-      EXIT.usage,
-    );
-  }
-  let keys: unknown;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown }).keys;
-  } catch {
-    keys = text
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith("#"));
-  }
-  if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
-    throw new HarnessError(
-      `Failed to read --keys ${file}: no API keys in it. Please give a JSON array of keys or one key per line.`,
-      EXIT.usage,
-    );
-  }
-  return keys as string[];
-}
-
 const program = new Command("harness")
   .description("Load, resilience and chaos testing harness for the partner API")
   .showHelpAfterError()
   .exitOverride();
+
+/** harness --version: what a bug report needs. k6 is looked up, never built (a first build takes minutes). */
+async function printVersions(): Promise<void> {
+  const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+  };
+  console.log(`${pkg.name} ${pkg.version}`);
+  const k6 = await findBuiltK6();
+  console.log("missing" in k6 ? `k6: ${k6.missing}` : `${k6.version} (${k6.path})`);
+  console.log(`node ${process.version}`);
+}
+
+program
+  .option("-V, --version", "print the harness, k6 and Node versions")
+  // The root takes no arguments: an unknown command is reported as one, not as an excess argument.
+  .allowExcessArguments()
+  .action(async (options: { version?: boolean }, command: Command) => {
+    if (command.args.length > 0) command.error(`error: unknown command '${String(command.args[0])}'`);
+    if (!options.version) command.help({ error: true });
+    await printVersions();
+  });
 
 program
   .command("run")
@@ -265,7 +261,10 @@ program
       .env("HARNESS_EXPECT_ALGORITHM"),
   )
   .addOption(
-    new Option("--rate-outside-list <policy>", "booking/config endpoints limited differently: fail or report")
+    new Option(
+      "--rate-outside-list <policy>",
+      "rate-limit rule 4, booking/config endpoints outside the shared allowance: unlimited (a difference fails) or finding (a difference is reported only)",
+    )
       .choices(["unlimited", "finding"])
       .default("unlimited")
       .env("HARNESS_RATE_OUTSIDE_LIST"),
@@ -299,6 +298,12 @@ program
       .default(1)
       .env("HARNESS_SEGMENTS"),
   )
+  .addOption(
+    new Option(
+      "--allow-skips",
+      "accept up front that scenarios or extensions needing the control API are skipped (HARNESS_ALLOW_SKIPS=1); without it a skip fails the run",
+    ),
+  )
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
     let interrupts = 0;
@@ -319,8 +324,26 @@ program
         EXIT.usage,
       );
     }
+    // Every file and value is read and checked here, before the target or k6 starts (exit 2 within a second).
+    const settings = await readRunSettings({
+      scenarios,
+      target: flags.target,
+      profile: flags.profile,
+      duration: flags.duration,
+      capacityRates: flags.capacityRates,
+      sloFile: flags.slo,
+      trafficFile: flags.traffic,
+      keysFile: flags.keys,
+      churnConfigFile: flags.churnConfig,
+      churnRate: flags.churnRate,
+      soakConfigFile: flags.soakConfig,
+      chaosFile: flags.chaos,
+      rateWindow: flags.rateWindow,
+      serviceArgs: flags.serviceArgs,
+      webhookListen: flags.webhookListen,
+    });
     const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
-    const chaos = await prepareChaos(flags.chaos, {
+    const chaos = await prepareChaos(settings.chaos, {
       sinkEnabled: webhooksOn(scenarios, webhooks, flags.segments),
       listen: flags.webhookListen,
       publicUrl: flags.webhookUrl,
@@ -331,15 +354,15 @@ program
       baseUrl: flags.baseUrl,
       controlUrl: flags.controlUrl,
       controlToken: flags.controlToken,
-      apiKeys: flags.keys ? await readKeys(flags.keys) : undefined,
+      apiKeys: settings.apiKeys,
       profile: flags.profile,
       duration: flags.duration,
-      sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
+      sloFile: settings.sloFile,
       outDir: path.resolve(flags.out),
       seed: flags.seed,
-      serviceArgs: flags.serviceArgs?.split(/\s+/).filter((a) => a.length > 0) ?? [],
+      serviceArgs: settings.serviceArgs,
       serviceCpus: flags.serviceCpus,
-      trafficFile: flags.traffic ? path.resolve(flags.traffic) : undefined,
+      trafficFile: settings.trafficFile,
       pushgateway: flags.pushgateway,
       prometheusRw: flags.prometheusRw,
       segments: flags.segments,
@@ -353,15 +376,15 @@ program
           misbehaveShare: flags.webhookMisbehave,
           refusals: flags.webhookRefusals,
         },
-        sloFile: flags.slo ? path.resolve(flags.slo) : undefined,
+        sloFile: settings.sloFile,
         churn: {
           enabled: flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN),
-          configFile: flags.churnConfig ? path.resolve(flags.churnConfig) : undefined,
+          configFile: settings.churnConfigFile,
           ratePerSecond: flags.churnRate,
         },
         chaos: chaos.chaos,
         soak: {
-          rulesFile: flags.soakConfig ? path.resolve(flags.soakConfig) : undefined,
+          rulesFile: settings.soakConfigFile,
           plannedSeconds: plannedSeconds("soak", flags.duration),
         },
         capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
@@ -372,6 +395,7 @@ program
         rateOutsideList: flags.rateOutsideList,
         capacityRates: flags.capacityRates?.join(","),
       },
+      allowSkips: flags.allowSkips ?? switchFromEnv(process.env.HARNESS_ALLOW_SKIPS) ?? false,
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {
@@ -456,15 +480,16 @@ program
   )
   .addOption(new Option("--out <dir>", "where the run directory goes").default(REPORTS_DIR))
   .action(async (manifests: string, flags: { prometheus: string; window: string; out: string }) => {
+    const say = (line: string) => {
+      console.log(line);
+    };
     const outcome = await judgeK8sRun({
       manifests: path.resolve(manifests),
       prometheus: flags.prometheus,
       window: flags.window,
       outDir: path.resolve(flags.out),
-      k6: await resolveK6(),
-      say: (line) => {
-        console.log(line);
-      },
+      k6: await resolveK6(say),
+      say,
     });
     process.exitCode = outcome.exitCode;
   });
@@ -509,7 +534,11 @@ try {
     console.error(error.message);
     process.exitCode = error.exitCode;
   } else {
-    console.error(`Failed to run the harness: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = EXIT.failed;
+    // Not a verdict: the harness itself failed, which CI must tell apart from a failed check (1).
+    console.error(
+      `Failed to run the harness: ${error instanceof Error ? error.message : String(error)}. Please report this with the output above.`,
+    );
+    if (error instanceof Error && error.stack) console.error(error.stack);
+    process.exitCode = EXIT.harness;
   }
 }

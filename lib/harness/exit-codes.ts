@@ -8,6 +8,11 @@ export const EXIT = {
   usage: 2,
   /** The target could not be started or reached, or died during the run. */
   target: 3,
+  /**
+   * The harness itself failed (an unexpected error in a phase, an extension's start or finish, or report writing):
+   * the run's verdict is incomplete, so it wins over 1. summary.json and junit.xml still carry the error.
+   */
+  harness: 4,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

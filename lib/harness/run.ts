@@ -1,9 +1,11 @@
 /**
  * One harness run, in phases: build the scenarios, start (or reach) the target, start the run's extensions, run the
- * scenarios in k6 (concurrently, one k6 process each), collect the verdicts, write the reports. Every phase is bounded in time, Ctrl-C and a dying target stop k6 early, and the
- * reports are written whatever happened.
+ * scenarios in k6 (concurrently, one k6 process each), collect the verdicts, write the reports. Every phase is
+ * bounded in time, Ctrl-C and a dying target stop k6 early, and the reports are written whatever happened: an
+ * unexpected error in a phase, in an extension or in report writing is put in `errors` and exits 4 (EXIT.harness), and
+ * an extension that crashes is a failed verdict of its own while the others are still judged.
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { K6_ENV } from "../contract/index.ts";
@@ -16,8 +18,16 @@ import { runK6, type K6RunRequest } from "./k6-runner.ts";
 import { runK6Segments } from "./segments/run-segments.ts";
 import { renderVerdictTable, writeSummary, type RunSummary } from "./report.ts";
 import { exportMetrics } from "./reports/push-to-gateway.ts";
-import { dashboardFile, writeReports } from "./reports/write-reports.ts";
-import type { ExtensionStart, ExtensionVerdict, K6Outputs, RunContext, RunExtension } from "./run-extension.ts";
+import { junitReport } from "./reports/junit-report.ts";
+import { dashboardFile, JUNIT_FILE, writeReports } from "./reports/write-reports.ts";
+import {
+  extensionVerdict,
+  type ExtensionStart,
+  type ExtensionVerdict,
+  type K6Outputs,
+  type RunContext,
+  type RunExtension,
+} from "./run-extension.ts";
 import { partitionKeys, traitsOf } from "./scenario-traits.ts";
 import { ContainerTarget } from "./targets/container-target.ts";
 import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
@@ -52,6 +62,11 @@ export interface RunRequest {
   k6Settings: Partial<Record<keyof typeof K6_ENV, string>>;
   /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
   extensions: RunExtension[];
+  /**
+   * --allow-skips: a scenario or extension skipped for want of a control API leaves the verdict alone. Without it a
+   * skip fails the run (exit 1): a green run must have covered what was asked for.
+   */
+  allowSkips?: boolean;
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
   /** Aborts the run (Ctrl-C). */
@@ -67,6 +82,33 @@ export interface RunOutcome {
 
 /** Time k6 gets beyond the profile's own length: VU start-up, graceful stop, setup/teardown and handleSummary. */
 const K6_OVERHEAD_SECONDS = 120;
+
+/** Why a scenario or extension that drives the control API is skipped on a target without one. */
+const NO_CONTROL = "needs the control API, which this target does not offer; pass --control-url and --control-token";
+
+/** Where the stack of every unexpected error of a run goes (its one-line message goes to summary.json's errors). */
+export const HARNESS_ERROR_LOG = "harness-error.log";
+
+/** An unexpected error as one line for `errors`; its stack is appended to harness-error.log in the run directory. */
+async function unexpected(runDir: string, what: string, error: unknown): Promise<string> {
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  await appendFile(path.join(runDir, HARNESS_ERROR_LOG), `${new Date().toISOString()} ${what}\n${stack}\n\n`).catch(
+    () => undefined,
+  );
+  const why = (error instanceof Error ? error.message : String(error)).replace(/\.$/, "");
+  return `Failed to ${what}: ${why}. Please report this harness failure with ${HARNESS_ERROR_LOG} from the run directory.`;
+}
+
+/** Thrown when an extension's start failed: its verdict already carries why, the run stops before k6. */
+class ExtensionStartFailed extends Error {
+  override name = "ExtensionStartFailed";
+  readonly exitCode: ExitCode;
+
+  constructor(extension: string, exitCode: ExitCode) {
+    super(`Failed to start the run: ${extension} did not start (its verdict says why), so k6 was not started.`);
+    this.exitCode = exitCode;
+  }
+}
 
 function newRunId(scenarios: readonly string[]): string {
   const stamp = new Date()
@@ -220,11 +262,14 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   let k6Path: string | undefined;
   const started: RunExtension[] = [];
   const skipped: NonNullable<RunSummary["skipped"]> = [];
+  /** What the run is doing, for the message of an unexpected error. */
+  let phase = "build the scenarios";
   try {
     request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
-    const [bundles, k6] = await Promise.all([bundleScenarios(request.scenarios), resolveK6()]);
+    const [bundles, k6] = await Promise.all([bundleScenarios(request.scenarios), resolveK6(request.say)]);
     k6Path = k6;
 
+    phase = "start the target";
     request.say(`▸ start target: ${request.target}`);
     target = await startTarget(request, runDir);
     const pid = target instanceof StartedEmbeddedTarget ? ` (pid ${String(target.pid)})` : "";
@@ -238,9 +283,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     const control = target.control;
     const scenarios = request.scenarios.filter((s) => control !== undefined || !traitsOf(s).needsControl);
     for (const scenario of request.scenarios.filter((s) => !scenarios.includes(s))) {
-      const reason = "needs the control API, which this target does not offer (pass --control-url and --control-token)";
-      skipped.push({ kind: "scenario", name: scenario, reason });
-      request.say(`  SKIP scenario ${scenario}: ${reason}`);
+      skipped.push({ kind: "scenario", name: scenario, reason: NO_CONTROL });
+      request.say(`  SKIP scenario ${scenario}: ${NO_CONTROL}`);
     }
     if (scenarios.length === 0) {
       throw new HarnessError(
@@ -248,6 +292,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
         EXIT.usage,
       );
     }
+    phase = "pick the API keys";
     const ctx: RunContext = {
       runId,
       runDir,
@@ -258,24 +303,32 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       say: request.say,
     };
 
+    phase = "start the extensions";
     const keysByScenario = partitionKeys(scenarios, ctx.keys);
     let apiUrl = target.apiUrl;
     let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings };
     for (const extension of request.extensions) {
       if (extension.needsControl && !control) {
-        const reason =
-          "needs the control API, which this target does not offer (pass --control-url and --control-token)";
-        skipped.push({ kind: "extension", name: extension.name, reason });
-        request.say(`  SKIP ${extension.name}: ${reason}`);
+        skipped.push({ kind: "extension", name: extension.name, reason: NO_CONTROL });
+        request.say(`  SKIP ${extension.name}: ${NO_CONTROL}`);
         continue;
       }
       request.say(`▸ start ${extension.name}`);
       started.push(extension);
-      const start = await extension.start(ctx);
+      let start: ExtensionStart;
+      try {
+        start = await extension.start(ctx);
+      } catch (error) {
+        const message =
+          error instanceof HarnessError ? error.message : await unexpected(runDir, `start ${extension.name}`, error);
+        extensionVerdicts.push(extensionVerdict(extension.name, { errors: [message] }));
+        throw new ExtensionStartFailed(extension.name, error instanceof HarnessError ? error.exitCode : EXIT.harness);
+      }
       apiUrl = start.apiUrl ?? apiUrl;
       extraSettings = { ...extraSettings, ...start.k6Settings };
     }
 
+    phase = "run k6";
     request.say(
       `▸ run: ${scenarios.join(", ")} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`,
     );
@@ -315,11 +368,25 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     };
     scenarioVerdicts.push(...results.map((r) => r.verdict));
 
+    phase = "collect the verdicts";
     request.say("▸ collect");
+    let judgeCrashed = false;
     if (!death) {
-      for (const extension of [...started].reverse()) extensionVerdicts.push(await extension.finish(ctx, k6Outputs));
+      // Each extension is judged on its own: one that throws is a failed verdict, the others are still judged.
+      for (const extension of [...started].reverse()) {
+        try {
+          extensionVerdicts.push(await extension.finish(ctx, k6Outputs));
+        } catch (error) {
+          judgeCrashed ||= !(error instanceof HarnessError);
+          const message =
+            error instanceof HarnessError ? error.message : await unexpected(runDir, `judge ${extension.name}`, error);
+          extensionVerdicts.push(extensionVerdict(extension.name, { errors: [message] }));
+        }
+      }
     }
     if (death) exitCode = EXIT.target;
+    // A judge that crashed leaves the verdict incomplete: the harness failed, whatever the others found.
+    else if (judgeCrashed) exitCode = EXIT.harness;
     else if (
       scenarioVerdicts.some((v) => v.verdict === "fail") ||
       extensionVerdicts.some((v) => v.verdict === "fail") ||
@@ -328,12 +395,36 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       exitCode = EXIT.failed;
     }
   } catch (error) {
-    if (!(error instanceof HarnessError)) throw error;
-    errors.push(error.message);
-    exitCode = error.exitCode;
+    if (error instanceof HarnessError || error instanceof ExtensionStartFailed) {
+      errors.push(error.message);
+      exitCode = error.exitCode;
+    } else {
+      errors.push(await unexpected(runDir, phase, error));
+      exitCode = EXIT.harness;
+    }
   } finally {
-    for (const extension of started.reverse()) await extension.stop();
-    await target?.stop();
+    // Everything started is stopped, each on its own: one that fails to stop does not keep the others running.
+    const stops: [string, () => Promise<void>][] = [
+      ...started.reverse().map((e): [string, () => Promise<void>] => [`stop ${e.name}`, () => e.stop()]),
+      ["stop the target", () => target?.stop() ?? Promise.resolve()],
+    ];
+    for (const [what, stop] of stops) {
+      try {
+        await stop();
+      } catch (error) {
+        errors.push(await unexpected(runDir, what, error));
+        if (exitCode === EXIT.pass || exitCode === EXIT.failed) exitCode = EXIT.harness;
+      }
+    }
+  }
+
+  // Only a verdict is changed: a run that already failed to start or crashed says so with its own code.
+  if (skipped.length > 0 && !request.allowSkips && (exitCode === EXIT.pass || exitCode === EXIT.failed)) {
+    const reasons = [...new Set(skipped.map((s) => s.reason))].join("; ");
+    errors.push(
+      `Failed to run everything asked for: skipped ${skipped.map((s) => `${s.kind} ${s.name}`).join(", ")} (${reasons}). Please give what is missing, or accept the skips up front with --allow-skips (HARNESS_ALLOW_SKIPS=1).`,
+    );
+    if (exitCode === EXIT.pass) exitCode = EXIT.failed;
   }
 
   const finishedAt = new Date();
@@ -363,10 +454,21 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   };
   request.say("▸ report");
   const file = await writeSummary(runDir, summary);
-  const reports = await writeReports(runDir, summary, request.say);
+  let reports: Awaited<ReturnType<typeof writeReports>> | undefined;
+  try {
+    reports = await writeReports(runDir, summary, request.say);
+  } catch (error) {
+    // summary.json is already there; it and junit.xml are written again with the error, as far as they can be.
+    summary.errors.push(await unexpected(runDir, "write the reports", error));
+    summary.exitCode = exitCode = EXIT.harness;
+    summary.verdict = "fail";
+    await writeSummary(runDir, summary);
+    await writeFile(path.join(runDir, JUNIT_FILE), junitReport(summary)).catch(() => undefined);
+  }
   request.say(renderVerdictTable(summary));
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
   if (
+    reports &&
     !(await exportMetrics(request.pushgateway, reports.metrics.registry, runId, request.say)) &&
     exitCode === EXIT.pass
   ) {

@@ -2,7 +2,7 @@
  * The SLO table: every threshold of every scenario is generated from it, so no threshold literal is repeated.
  * Overridable by a JSON file (ATD_SLO_FILE) holding any subset of the table.
  */
-import type { EndpointName } from "../contract/index.ts";
+import { ENDPOINT_NAMES, type EndpointName } from "../contract/index.ts";
 
 export interface LatencySlo {
   /** Milliseconds. */
@@ -62,18 +62,54 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Deep-merges an override (parsed JSON) into the table, refusing keys the table does not have. */
+/** Entries that are shares of a whole (0 to 1), unlike latencies (milliseconds) and counts. */
+const SHARES: ReadonlySet<string> = new Set([
+  "slo.checksPassRate",
+  "slo.errorRate",
+  "slo.droppedIterationRate",
+  "slo.alternatives.precision",
+  "slo.alternatives.recall",
+  "slo.alternatives.qtyExactness",
+  "slo.alternatives.carriedShare",
+]);
+
+/**
+ * Deep-merges an override (parsed JSON) into the table, refusing keys the table does not have, endpoints the contract
+ * does not name, and values that are not numbers >= 0 (or shares above 1): k6 would otherwise only fail on them when
+ * it parses the generated thresholds, after the target has started. Pure, so the harness checks a file before a run.
+ */
 export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloTable {
+  const fail = (why: string, fix: string): never => {
+    throw new Error(`Failed to read the ${where}: ${why}. Please ${fix}.`);
+  };
   const merge = (target: unknown, patch: unknown, path: string): unknown => {
-    if (!isPlainObject(patch)) return patch;
-    if (!isPlainObject(target)) throw new Error(`Failed to read the ${where}: ${path} is not an object in the table.`);
+    if (!isPlainObject(target)) {
+      if (isPlainObject(patch)) fail(`${path} is not an object in the table`, `give ${path} a number`);
+      if (typeof patch !== "number" || !Number.isFinite(patch) || patch < 0) {
+        fail(`${path} is ${JSON.stringify(patch)}, not a number >= 0`, `give a number such as ${String(target)}`);
+      }
+      if (SHARES.has(path) && (patch as number) > 1) {
+        fail(`${path} is ${String(patch)}, but it is a share from 0 to 1`, `give a share such as ${String(target)}`);
+      }
+      return patch;
+    }
+    if (!isPlainObject(patch)) {
+      return fail(
+        `${path} is ${JSON.stringify(patch)}, not an object`,
+        "give an object shaped like the SLO table (lib/k6/slo.ts)",
+      );
+    }
     const out: Record<string, unknown> = { ...target };
     for (const [key, value] of Object.entries(patch)) {
-      const known = key in target || path.endsWith("endpoints");
-      if (!known) {
-        throw new Error(
-          `Failed to read the ${where}: unknown key ${path}.${key}. Please use only keys of the SLO table (lib/k6/slo.ts).`,
+      const endpoints = path === "slo.latency.endpoints";
+      if (endpoints && !(ENDPOINT_NAMES as readonly string[]).includes(key)) {
+        fail(
+          `unknown endpoint ${path}.${key}`,
+          `use endpoint names of lib/contract/endpoints.ts: ${ENDPOINT_NAMES.join(", ")}`,
         );
+      }
+      if (!endpoints && !(key in target)) {
+        fail(`unknown key ${path}.${key}`, "use only keys of the SLO table (lib/k6/slo.ts)");
       }
       out[key] = merge(
         target[key] ?? { p95: base.latency.default.p95, p99: base.latency.default.p99 },

@@ -25,6 +25,8 @@ describe("harness run --target url", () => {
       keysFile,
       "--duration",
       "3s",
+      // Accepted up front: without it the skips fail the run (test/k6/skips-fail-the-run.test.ts).
+      "--allow-skips",
     ]);
     expect(result.exitCode, result.output).toBe(0);
     expect(result.output).toMatch(/SKIP {2}scenario webhooks: needs the control API/);

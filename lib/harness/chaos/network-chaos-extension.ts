@@ -61,7 +61,11 @@ export class NetworkChaosExtension implements RunExtension {
     const plan = this.#choice.plan;
     const links = new Set(plan.faults.map((f) => f.link));
     this.#log = createWriteStream(path.join(ctx.runDir, CHAOS_LOG), { flags: "a" });
-    const server = await ToxiproxyServer.start({ logFile: path.join(ctx.runDir, "toxiproxy.log"), seed: ctx.seed });
+    const server = await ToxiproxyServer.start({
+      logFile: path.join(ctx.runDir, "toxiproxy.log"),
+      seed: ctx.seed,
+      say: ctx.say,
+    });
     this.#server = server;
     let apiUrl: string | undefined;
     if (links.has("api")) {

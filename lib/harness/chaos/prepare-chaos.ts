@@ -1,12 +1,12 @@
 /**
- * What --chaos needs before the extensions are made: the chaos file read and validated (exit 2 on a bad one), and,
- * when it puts faults on the webhooks link, the route service -> proxy -> sink fixed up front. The sink tells the
+ * What --chaos needs before the extensions are made: the chaos plan checked against the run (exit 2), and, when it
+ * puts faults on the webhooks link, the route service -> proxy -> sink fixed up front. The sink tells the
  * service its public URL when it starts, so that URL must already be the proxy's: the sink gets a concrete listen
  * port and the proxy's address as its public URL.
  */
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { parseListen } from "../webhooks/extension.ts";
-import { readChaosFile } from "./chaos-file.ts";
+import type { ChaosPlan } from "./chaos-file.ts";
 import type { ChaosChoice } from "./network-chaos-extension.ts";
 import { freePort } from "./toxiproxy-server.ts";
 
@@ -26,10 +26,11 @@ export interface PreparedChaos {
   webhookUrl: string | undefined;
 }
 
-export async function prepareChaos(file: string | undefined, webhooks: WebhookRoute): Promise<PreparedChaos> {
+/** plan: the chaos file, read and validated up front (lib/harness/run-settings.ts); undefined without --chaos. */
+export async function prepareChaos(plan: ChaosPlan | undefined, webhooks: WebhookRoute): Promise<PreparedChaos> {
   const unchanged = { webhookListen: webhooks.listen, webhookUrl: webhooks.publicUrl };
-  if (!file) return { chaos: undefined, ...unchanged };
-  const plan = await readChaosFile(file);
+  if (!plan) return { chaos: undefined, ...unchanged };
+  const file = plan.file;
   if (!plan.faults.some((f) => f.link === "webhooks")) return { chaos: { plan }, ...unchanged };
   if (!webhooks.sinkEnabled) {
     throw new HarnessError(

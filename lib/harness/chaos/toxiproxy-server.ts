@@ -3,35 +3,31 @@
  * scripts/ensure-toxiproxy, the one place that knows the pin; ready when its API answers; always killed, also when
  * the harness exits early (an exit hook kills it synchronously).
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { promisify } from "node:util";
+import { EnsureScriptError, runEnsureScript } from "../ensure-script.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { ToxiproxyClient } from "./toxiproxy-client.ts";
 
 export const ENSURE_TOXIPROXY = path.join(REPO_ROOT, "scripts", "ensure-toxiproxy");
 
-const run = promisify(execFile);
 let cached: Promise<string> | undefined;
 
-export function resolveToxiproxy(): Promise<string> {
-  cached ??= run(ENSURE_TOXIPROXY, [], { timeout: 10 * 60_000, maxBuffer: 16 * 1024 * 1024 })
-    .then(({ stdout }) => {
-      const found = stdout.trim().split("\n").pop();
-      if (!found) throw new Error("scripts/ensure-toxiproxy printed no path");
-      return found;
-    })
-    .catch((error: unknown) => {
+/** toxiproxy-server's path; a first build's progress goes to `say` (lib/harness/ensure-script.ts), else nothing. */
+export function resolveToxiproxy(say?: (line: string) => void): Promise<string> {
+  cached ??= runEnsureScript(ENSURE_TOXIPROXY, { tool: "toxiproxy-server", timeoutMs: 10 * 60_000, say }).catch(
+    (error: unknown) => {
       cached = undefined;
-      const stderr = (error as { stderr?: string }).stderr?.trim();
+      const stderr = error instanceof EnsureScriptError ? error.stderr : "";
       throw new HarnessError(
         stderr || `Failed to find toxiproxy-server: ${String(error)}. Please run scripts/ensure-toxiproxy.`,
         EXIT.usage,
       );
-    });
+    },
+  );
   return cached;
 }
 
@@ -71,8 +67,12 @@ export class ToxiproxyServer {
   }
 
   /** Starts toxiproxy-server, logging to logFile, and waits until its API answers. */
-  static async start(options: { logFile: string; seed: number }): Promise<ToxiproxyServer> {
-    const binary = await resolveToxiproxy();
+  static async start(options: {
+    logFile: string;
+    seed: number;
+    say?: (line: string) => void;
+  }): Promise<ToxiproxyServer> {
+    const binary = await resolveToxiproxy(options.say);
     const port = await freePort();
     const log = createWriteStream(options.logFile, { flags: "a" });
     const child = spawn(binary, ["-host", "127.0.0.1", "-port", String(port), "-seed", String(options.seed)], {

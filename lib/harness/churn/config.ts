@@ -33,10 +33,22 @@ export const DEFAULT_CHURN: ChurnConfig = {
   days: { from: 20, to: 70 },
 };
 
+/** What to change in a refused churn configuration. */
+export const CHURN_CONFIG_ADVICE = "Please follow DEFAULT_CHURN in lib/harness/churn/config.ts.";
+
+/** A refused churn configuration; `reason` alone, so a caller can name the file it came from. */
+export class ChurnConfigError extends Error {
+  override name = "ChurnConfigError";
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(`Failed to read the churn configuration: ${reason}. ${CHURN_CONFIG_ADVICE}`);
+    this.reason = reason;
+  }
+}
+
 function fail(what: string): never {
-  throw new Error(
-    `Failed to read the churn configuration: ${what}. Please follow DEFAULT_CHURN in lib/harness/churn/config.ts.`,
-  );
+  throw new ChurnConfigError(what);
 }
 
 function nonNegative(value: unknown, name: string): number {

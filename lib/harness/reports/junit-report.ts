@@ -1,7 +1,8 @@
 /**
  * junit.xml for CI: a test suite per scenario and per extension, a test case per check and per threshold (failures
  * carry what was wrong or the observed value), plus one "completed" case per suite so that a scenario that crashed
- * before any check ran still shows red instead of an empty, green suite.
+ * before any check ran still shows red instead of an empty, green suite. A skipped scenario or extension is a suite
+ * with one skipped case carrying the reason (a property and system-out: the builder's <skipped/> takes no message).
  */
 import junitModule, { type Builder } from "junit-report-builder";
 import type { RunSummary } from "../report.ts";
@@ -75,6 +76,19 @@ export function junitReport(summary: RunSummary): string {
         testCase.failure(`observed ${observed}, expected ${threshold.expression}`, "ThresholdCrossed");
       }
     }
+  }
+  // A scenario or extension asked for but not run is a skipped case, never a missing (or green) one.
+  for (const skip of summary.skipped ?? []) {
+    builder
+      .testSuite()
+      .name(`${skip.kind} ${skip.name}`)
+      .timestamp(new Date(summary.run.startedAt))
+      .testCase()
+      .className(`atd.${skip.kind}.${skip.name}`)
+      .name(`${skip.kind} skipped`)
+      .property("reason", skip.reason)
+      .standardOutput(`skipped: ${skip.reason}`)
+      .skipped();
   }
   return `${builder.build()}\n`;
 }

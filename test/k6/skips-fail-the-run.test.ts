@@ -1,0 +1,78 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { XMLParser } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import { EmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
+import { runHarnessProcess, runLimiter, tempFile } from "./harness-process.ts";
+
+/**
+ * Skips are never a silent pass: a url-target run without a control API that asked for a scenario needing one fails
+ * (exit 1, with the reason) unless the user accepted the skips up front with --allow-skips.
+ */
+const limit = runLimiter(2);
+
+interface Case {
+  name: string;
+  classname: string;
+  skipped?: unknown;
+  "system-out"?: string;
+}
+
+async function skippedCases(runDir: string | undefined): Promise<Case[]> {
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    isArray: (n) => n === "testsuite" || n === "testcase",
+  });
+  const xml = await readFile(path.join(runDir ?? "", "junit.xml"), "utf8");
+  const suites = (parser.parse(xml) as { testsuites: { testsuite: { testcase: Case[] }[] } }).testsuites.testsuite;
+  return suites.flatMap((s) => s.testcase).filter((c) => c.skipped !== undefined);
+}
+
+describe("a url-target run that skipped what it was asked for", () => {
+  it("should exit 1 with the reason without --allow-skips and 0 with it, junit.xml holding the skipped cases", async () => {
+    // A deployment the harness did not start: it knows only its URL and some keys, no control API.
+    await using deployment = await new EmbeddedTarget().start();
+    const keys = (await deployment.control.partners()).slice(0, 4).map((p) => p.apiKey);
+    const args = [
+      "run",
+      "smoke",
+      "invariants",
+      "--target",
+      "url",
+      "--base-url",
+      deployment.apiUrl,
+      "--keys",
+      tempFile("keys.json", keys),
+      "--duration",
+      "3s",
+    ];
+    const [strict, allowed] = await Promise.all([
+      limit(() => runHarnessProcess(args)),
+      limit(() => runHarnessProcess([...args, "--allow-skips"])),
+    ]);
+
+    expect(strict.exitCode, strict.output).toBe(1);
+    expect(strict.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`)).toEqual(["smoke pass"]);
+    expect(strict.summary?.errors).toEqual([
+      "Failed to run everything asked for: skipped scenario invariants, extension invariants (needs the control API, which this target does not offer; pass --control-url and --control-token). Please give what is missing, or accept the skips up front with --allow-skips (HARNESS_ALLOW_SKIPS=1).",
+    ]);
+    expect(strict.output).toMatch(/FAIL {2}Failed to run everything asked for: skipped scenario invariants/);
+
+    expect(allowed.exitCode, allowed.output).toBe(0);
+    expect(allowed.summary?.errors).toEqual([]);
+    expect(allowed.summary?.skipped?.map((s) => `${s.kind} ${s.name}`)).toEqual([
+      "scenario invariants",
+      "extension invariants",
+    ]);
+
+    for (const result of [strict, allowed]) {
+      const cases = await skippedCases(result.runDir);
+      expect(cases.map((c) => `${c.classname} ${c.name}`)).toEqual([
+        "atd.scenario.invariants scenario skipped",
+        "atd.extension.invariants extension skipped",
+      ]);
+      expect(cases[0]?.["system-out"]).toMatch(/^skipped: needs the control API/);
+    }
+  });
+});
