@@ -22,7 +22,7 @@ import { judgeK8sRun } from "../lib/harness/k8s/judge-k8s-run.ts";
 import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
 import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
-import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
+import { exportMetrics, pushGroupProblem } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 
 interface RunFlags {
@@ -50,6 +50,7 @@ interface RunFlags {
   churnConfig?: string;
   churnRate?: number;
   pushgateway?: string;
+  pushGroup?: string;
   prometheusRw?: string;
   chaos?: string;
   soakConfig?: string;
@@ -62,6 +63,12 @@ interface RunFlags {
 
 function httpUrl(value: string): string {
   if (!/^https?:\/\/[^/\s]+/.test(value)) throw new InvalidArgumentError("must be an http(s) URL.");
+  return value;
+}
+
+function pushGroup(value: string): string {
+  const problem = pushGroupProblem(value);
+  if (problem) throw new InvalidArgumentError(`must be a name for the push's group: ${problem}.`);
   return value;
 }
 
@@ -241,9 +248,17 @@ program
       .env("HARNESS_CHURN_RATE"),
   )
   .addOption(
-    new Option("--pushgateway <url>", "push the run's metrics (metrics.prom) to this Pushgateway, grouped by run id")
+    new Option(
+      "--pushgateway <url>",
+      "push the run's metrics (metrics.prom) to this Pushgateway; each run replaces the last of the same scenarios and target",
+    )
       .argParser(httpUrl)
       .env("HARNESS_PUSHGATEWAY"),
+  )
+  .addOption(
+    new Option("--push-group <name>", "one more grouping label of the push (push_group), e.g. the environment")
+      .argParser(pushGroup)
+      .env("HARNESS_PUSH_GROUP"),
   )
   .addOption(
     new Option("--prometheus-rw <url>", "stream k6's samples to this Prometheus remote-write URL (tag testid=<run id>)")
@@ -364,6 +379,7 @@ program
       serviceCpus: flags.serviceCpus,
       trafficFile: settings.trafficFile,
       pushgateway: flags.pushgateway,
+      pushGroup: flags.pushGroup,
       prometheusRw: flags.prometheusRw,
       segments: flags.segments,
       extensions: extensionsFor({
@@ -499,11 +515,16 @@ program
   .description("re-render junit.xml, metrics.prom and report.html of a run directory from its saved results")
   .argument("<run-dir>", "a directory the harness wrote, e.g. reports/<run-id>")
   .addOption(
-    new Option("--pushgateway <url>", "also push the run's metrics to this Pushgateway, grouped by run id")
+    new Option("--pushgateway <url>", "also push the run's metrics to this Pushgateway (replaces the group of its job)")
       .argParser(httpUrl)
       .env("HARNESS_PUSHGATEWAY"),
   )
-  .action(async (dir: string, flags: { pushgateway?: string }) => {
+  .addOption(
+    new Option("--push-group <name>", "one more grouping label of the push (push_group), e.g. the environment")
+      .argParser(pushGroup)
+      .env("HARNESS_PUSH_GROUP"),
+  )
+  .action(async (dir: string, flags: { pushgateway?: string; pushGroup?: string }) => {
     const runDir = path.resolve(dir);
     const summary = await readRunSummary(runDir);
     const say = (line: string) => {
@@ -511,7 +532,13 @@ program
     };
     const reports = await writeReports(runDir, summary, say);
     for (const file of reports.files) say(`wrote ${path.relative(process.cwd(), file) || file}`);
-    const pushed = await exportMetrics(flags.pushgateway, reports.metrics.registry, summary.run.id, say);
+    const pushed = await exportMetrics(
+      flags.pushgateway,
+      reports.metrics.registry,
+      summary.run.id,
+      say,
+      flags.pushGroup,
+    );
     process.exitCode = pushed ? EXIT.pass : EXIT.failed;
   });
 

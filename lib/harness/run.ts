@@ -52,8 +52,10 @@ export interface RunRequest {
   /** --service-cpus: the embedded service's or the container's CPU budget in cores; undefined: unlimited. */
   serviceCpus?: number;
   trafficFile: string | undefined;
-  /** Pushgateway URL: the run's metrics (metrics.prom's registry) are pushed there, grouped by run id. */
+  /** Pushgateway URL: the run's metrics (metrics.prom's registry) replace the group of the run's job there. */
   pushgateway: string | undefined;
+  /** --push-group: one more grouping label of the push (e.g. the environment). */
+  pushGroup?: string;
   /** Prometheus remote-write URL: every k6 process of the run streams its samples there, tagged testid=<run id>. */
   prometheusRw: string | undefined;
   /** --segments: k6 processes per scenario, each with an execution segment and its own keys; 1 (or unset): one. */
@@ -469,7 +471,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
   if (
     reports &&
-    !(await exportMetrics(request.pushgateway, reports.metrics.registry, runId, request.say)) &&
+    !(await exportMetrics(request.pushgateway, reports.metrics.registry, runId, request.say, request.pushGroup)) &&
     exitCode === EXIT.pass
   ) {
     exitCode = EXIT.failed;

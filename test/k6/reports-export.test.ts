@@ -19,18 +19,24 @@ interface PushgatewayGroup {
 }
 
 describe("Prometheus export", () => {
-  it("should push the run's metrics to a real Pushgateway, grouped by run id", async () => {
+  it("should push the run's metrics to a real Pushgateway, grouped by job with the run id as a label", async () => {
     await using pushgateway = await startPushgateway();
     const run = await runHarnessProcess(["run", "smoke", "--duration", "3s", "--pushgateway", pushgateway.url]);
     expect(run.exitCode, run.output).toBe(0);
     const runId = path.basename(run.runDir ?? "");
-    expect(run.output).toContain(`▸ export: Pushgateway ${pushgateway.url}/ (job atd-harness, run_id ${runId})`);
+    expect(run.output).toContain(
+      `▸ export: Pushgateway ${pushgateway.url}/ (group job="atd-harness", scenarios="smoke", target="embedded"; replaces that group, run_id ${runId})`,
+    );
 
     const groups = await fetch(`${pushgateway.url}/api/v1/metrics`, { signal: AbortSignal.timeout(5000) })
       .then((r) => r.json() as Promise<{ data: PushgatewayGroup[] }>)
       .then((b) => b.data);
-    const group = groups.find((g) => g.labels.job === "atd-harness" && g.labels.run_id === runId);
-    expect(group, JSON.stringify(groups).slice(0, 2000)).toBeDefined();
+    const group = groups.find((g) => g.labels.job === "atd-harness");
+    expect(group?.labels, JSON.stringify(groups).slice(0, 2000)).toEqual({
+      job: "atd-harness",
+      scenarios: "smoke",
+      target: "embedded",
+    });
 
     const scraped = await fetch(`${pushgateway.url}/metrics`, { signal: AbortSignal.timeout(5000) }).then((r) =>
       r.text(),

@@ -5,8 +5,8 @@ import { failingSummary } from "./report-fixtures.ts";
 
 function render(withTimeline: boolean): string {
   const summary = failingSummary();
-  const timeline = new Timeline(Date.parse(summary.run.startedAt), Date.parse(summary.run.finishedAt));
   const t0 = Date.parse(summary.run.startedAt);
+  const timeline = new Timeline(t0);
   for (let i = 0; i < 30; i++) {
     timeline.observe("smoke", {
       metric: "http_req_duration",

@@ -20,6 +20,7 @@
 import { isRecord } from "../../contract/index.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import { PLOTS_FIGURE } from "./extension-plots.ts";
+import { msToSeconds } from "./threshold-units.ts";
 
 export type SeriesLabels = Readonly<Record<string, string>>;
 
@@ -147,4 +148,18 @@ export function numericFigures(figures: Record<string, unknown>): [string, numbe
     if (key !== SERIES_FIGURE && key !== PLOTS_FIGURE) walk(value, key);
   }
   return out;
+}
+
+/**
+ * A figure as metrics.prom exports it: in base units, renamed to say so. Figures are named as summary.json has them
+ * (camelCase with the unit at the end): milliseconds (`p95Ms`, `latency_ms`) become seconds (`p95Seconds`,
+ * `latency_seconds`), per-minute rates (`rssSlopeBytesPerMinute`) per-second ones. Anything else is left as it is.
+ */
+export function figureInBaseUnits(path: string, value: number): [string, number] {
+  if (/[a-z0-9]Ms$/.test(path)) return [`${path.slice(0, -2)}Seconds`, msToSeconds(value)];
+  if (/_ms$/.test(path)) return [`${path.slice(0, -3)}_seconds`, msToSeconds(value)];
+  const perSecond = Number((value / 60).toPrecision(15));
+  if (/PerMinute$/.test(path)) return [`${path.slice(0, -"PerMinute".length)}PerSecond`, perSecond];
+  if (/_per_minute$/.test(path)) return [`${path.slice(0, -"_per_minute".length)}_per_second`, perSecond];
+  return [path, value];
 }

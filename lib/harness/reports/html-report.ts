@@ -13,6 +13,10 @@ import { numericFigures, seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries 
 import { formatObserved } from "./format-observed.ts";
 import { barChart, escapeXml as esc, lineChart, type Bar } from "./svg-chart.ts";
 import type { Timeline } from "./timeline.ts";
+import { WEBHOOK_SINK_EXTENSION } from "../webhooks/types.ts";
+
+/** The scenario that triggers every webhook kind; it always runs with the sink (lib/harness/extensions.ts). */
+const WEBHOOK_SCENARIO = "webhooks";
 
 export interface HtmlReportInput {
   summary: RunSummary;
@@ -104,11 +108,39 @@ function histogramBars(series: HistogramSeries): Bar[] {
   }));
 }
 
+/** Nearest-rank percentile (0-1) of ascending values. */
+function rank(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
+}
+
+/** Per event type (the `type` label): how many deliveries were timed and their percentiles, seconds. */
+function webhookTypesTable(series: HistogramSeries): string {
+  const rows = series.samples
+    .filter((s) => s.observations.length > 0)
+    .map((s) => {
+      const sorted = [...s.observations].sort((a, b) => a - b);
+      const cells = [rank(sorted, 0.5), rank(sorted, 0.95), rank(sorted, 0.99), sorted[sorted.length - 1] ?? 0];
+      return `<tr><td>${esc(s.labels?.type ?? "(all)")}</td><td class="num">${String(sorted.length)}</td>${cells.map((c) => `<td class="num">${c.toFixed(3)}</td>`).join("")}</tr>`;
+    });
+  return rows.length
+    ? `<table><tr><th>event type</th><th>timed deliveries</th><th>p50 s</th><th>p95 s</th><th>p99 s</th><th>max s</th></tr>${rows.join("")}</table>`
+    : "";
+}
+
+/** Whether the run asked for the webhook sink (it ran, was skipped, or the webhooks scenario needs it). */
+function askedForWebhooks(summary: RunSummary): boolean {
+  return (
+    summary.run.scenarios.includes(WEBHOOK_SCENARIO) ||
+    summary.extensions.some((e) => e.name === WEBHOOK_SINK_EXTENSION) ||
+    (summary.skipped ?? []).some((s) => s.name === WEBHOOK_SINK_EXTENSION)
+  );
+}
+
 function plots(input: HtmlReportInput): string {
   const t = input.timeline;
   const charts: string[] = [];
   if (t) {
-    const x = `seconds since the run started (slots of ${String(t.slotSeconds)} s)`;
+    const x = `seconds since the first sample (slots of ${String(t.slotSeconds)} s)`;
     charts.push(
       lineChart(t.latencySeries(0.95), { title: "Latency p95 per endpoint", yUnit: "ms", xUnit: x }),
       lineChart(t.latencySeries(0.5), { title: "Latency p50 per endpoint", yUnit: "ms", xUnit: x }),
@@ -129,15 +161,22 @@ function plots(input: HtmlReportInput): string {
       .map((s) => ({ extension: e.name, series: s })),
   );
   const webhook = histograms.find((h) => h.series.name === WEBHOOK_LATENCY_SERIES);
-  charts.push(
-    webhook
-      ? barChart(histogramBars(webhook.series), {
-          title: `Webhook delivery latency (${webhook.extension})`,
-          yUnit: "deliveries",
-          xUnit: "seconds, bucket upper bound",
-        })
-      : `<p class="note">Webhook latency distribution: no extension reported ${WEBHOOK_LATENCY_SERIES} in this run (the webhook sink does, in runs with webhook scenarios).</p>`,
-  );
+  if (webhook) {
+    charts.push(
+      barChart(histogramBars(webhook.series), {
+        title: `Webhook delivery latency (${webhook.extension})`,
+        yUnit: "deliveries",
+        xUnit: "seconds, bucket upper bound; all event types",
+        emptyText: "no webhook delivery was timed in this run",
+      }),
+      webhookTypesTable(webhook.series),
+    );
+  } else if (askedForWebhooks(input.summary)) {
+    // Only where the run asked for webhooks: elsewhere the missing distribution is no news.
+    charts.push(
+      `<p class="note">Webhook latency distribution: the webhook sink reported no ${WEBHOOK_LATENCY_SERIES} in this run (see its section below for why).</p>`,
+    );
+  }
   for (const h of histograms.filter((h) => h !== webhook)) {
     charts.push(
       barChart(histogramBars(h.series), {

@@ -1,12 +1,19 @@
 /**
- * --pushgateway: pushes the run's registry (the same series as metrics.prom) to a Prometheus Pushgateway, grouped by
- * run id (job atd-harness, run_id=<run id>), so each run stays a group of its own and a later run does not replace
- * it. PUT replaces only that group, which makes a repeated push (harness report --pushgateway) idempotent.
+ * --pushgateway: pushes the run's registry (the same series as metrics.prom) to a Prometheus Pushgateway as one group
+ * per job: job="atd-harness" plus what tells one job from another, the scenario set, the target kind and, when given,
+ * the push group (--push-group, e.g. the environment). The run id stays a label on every series, not in the grouping
+ * key, and the push is a PUT, so the next run of the same job replaces the previous run's group instead of leaving it
+ * behind: the Pushgateway has no expiry, and Prometheus would scrape a group keyed by run id as current forever.
+ * Past runs stay in Prometheus's own storage. A repeated push (harness report --pushgateway) is idempotent.
  */
 import { Pushgateway, type Registry } from "prom-client";
 
 export const PUSHGATEWAY_JOB = "atd-harness";
 const PUSH_TIMEOUT_MS = 15_000;
+/** The run_info series whose labels say which job the run is (run-metrics.ts). */
+const RUN_INFO = "atd_run_info";
+/** Grouping label values go into the URL path; the Pushgateway needs other encodings for "/" and empty values. */
+const PUSH_GROUP = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/;
 
 /** The URL without user and password, for messages. */
 export function redactedUrl(url: string): string {
@@ -20,8 +27,43 @@ export function redactedUrl(url: string): string {
   }
 }
 
+/** Says what is wrong with a --push-group value, or nothing when it can be a grouping label. */
+export function pushGroupProblem(group: string): string | undefined {
+  return PUSH_GROUP.test(group)
+    ? undefined
+    : `"${group}" is not 1-63 letters, digits, "_", ".", ":" or "-" starting with a letter or digit`;
+}
+
+/**
+ * The grouping key of a run's push. The labels are the ones atd_run_info carries with the same values (scenarios as
+ * it lists them, comma-separated; the target kind), so the Pushgateway, which stamps grouping labels onto every series
+ * it serves, changes none of the run's own labels.
+ */
+export async function pushGrouping(registry: Registry, group: string | undefined): Promise<Record<string, string>> {
+  const info = (await registry.getMetricsAsJSON()).find((m) => m.name === RUN_INFO);
+  const labels = info?.values[0]?.labels ?? {};
+  const scenarios = labels.scenarios;
+  const target = labels.target;
+  if (typeof scenarios !== "string" || scenarios === "" || typeof target !== "string" || target === "") {
+    throw new Error(
+      `Failed to push the metrics: the registry has no ${RUN_INFO} with scenarios and target to group the push by. Please push a registry that run-metrics.ts made.`,
+    );
+  }
+  return { scenarios, target, ...(group === undefined ? {} : { push_group: group }) };
+}
+
+function describeGroup(grouping: Record<string, string>): string {
+  return Object.entries({ job: PUSHGATEWAY_JOB, ...grouping })
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(", ");
+}
+
 /** Resolves when the Pushgateway accepted the push; rejects with a message saying what to check. */
-export async function pushToGateway(url: string, registry: Registry, runId: string): Promise<void> {
+export async function pushToGateway(
+  url: string,
+  registry: Registry,
+  grouping: Record<string, string>,
+): Promise<void> {
   const fail = (why: string) =>
     new Error(
       `Failed to push the metrics to the Pushgateway at ${redactedUrl(url)}: ${why}. Please check --pushgateway (HARNESS_PUSHGATEWAY) and that the Pushgateway is up; metrics.prom holds the same series.`,
@@ -35,7 +77,9 @@ export async function pushToGateway(url: string, registry: Registry, runId: stri
     }, PUSH_TIMEOUT_MS + 1000);
   });
   try {
-    await Promise.race([gateway.push({ jobName: PUSHGATEWAY_JOB, groupings: { run_id: runId } }), bound]);
+    // push() is a PUT: it replaces the whole group, so series the previous run of this job had and this one has not
+    // (an endpoint, a check, a run_id) leave the Pushgateway with it.
+    await Promise.race([gateway.push({ jobName: PUSHGATEWAY_JOB, groupings: grouping }), bound]);
   } catch (error) {
     if (error instanceof Error && error.message.startsWith("Failed to push")) throw error;
     throw fail(error instanceof Error ? error.message || String((error as NodeJS.ErrnoException).code) : String(error));
@@ -53,11 +97,17 @@ export async function exportMetrics(
   registry: Registry,
   runId: string,
   say: (line: string) => void,
+  pushGroup?: string,
 ): Promise<boolean> {
   if (!pushgateway) return true;
-  say(`▸ export: Pushgateway ${redactedUrl(pushgateway)} (job ${PUSHGATEWAY_JOB}, run_id ${runId})`);
   try {
-    await pushToGateway(pushgateway, registry, runId);
+    const problem = pushGroup === undefined ? undefined : pushGroupProblem(pushGroup);
+    if (problem) throw new Error(`Failed to push the metrics: --push-group ${problem}. Please choose such a name.`);
+    const grouping = await pushGrouping(registry, pushGroup);
+    say(
+      `▸ export: Pushgateway ${redactedUrl(pushgateway)} (group ${describeGroup(grouping)}; replaces that group, run_id ${runId})`,
+    );
+    await pushToGateway(pushgateway, registry, grouping);
     return true;
   } catch (error) {
     say(`FAIL  ${(error as Error).message}`);

@@ -63,3 +63,34 @@ export async function readRawSamples(
   }
   return { samples, truncated };
 }
+
+/**
+ * The earliest time among the first `look` points of the given metrics (k6 writes points in batches, nearly but not
+ * strictly in time order), or undefined when the file has none. Reads only the head of the file.
+ */
+export async function firstSampleTime(
+  file: string,
+  metrics: ReadonlySet<string>,
+  look = 1000,
+): Promise<number | undefined> {
+  const prefixes = [...metrics].map((m) => `{"metric":${JSON.stringify(m)},"type":"Point"`);
+  const input = createReadStream(file);
+  const lines = createInterface({ input: input.pipe(createGunzip()), crlfDelay: Infinity });
+  let earliest: number | undefined;
+  let seen = 0;
+  try {
+    for await (const line of lines) {
+      if (!prefixes.some((p) => line.startsWith(p))) continue;
+      const time = /"time":"([^"]+)"/.exec(line)?.[1];
+      const ms = time === undefined ? NaN : Date.parse(time);
+      if (Number.isFinite(ms)) earliest = earliest === undefined ? ms : Math.min(earliest, ms);
+      if (++seen >= look) break;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "Z_BUF_ERROR") throw error;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+  return earliest;
+}

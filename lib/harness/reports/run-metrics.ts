@@ -1,14 +1,16 @@
 /**
  * The run as Prometheus metrics (metrics.prom and the Pushgateway push), made with prom-client in a registry of its
  * own: latency histograms, requests and throttles per endpoint from k6's raw samples; checks and thresholds from the
- * verdict; extension figures and series; run metadata as labels. Base units (seconds), names prefixed atd_, and every
- * series labelled with the run id so runs can be told apart wherever the metrics end up. No URL, API key or token is
- * ever a label.
+ * verdict; extension figures and series; what was skipped; run metadata as labels. Base units everywhere (seconds,
+ * bytes, ratios; k6's milliseconds are converted, threshold-units.ts), names prefixed atd_ and ending in their unit,
+ * and every series labelled with the run id so runs can be told apart wherever the metrics end up. No URL, API key or
+ * token is ever a label.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RunSummary } from "../report.ts";
-import { numericFigures, seriesOf, type ExtensionSeries } from "./extension-series.ts";
+import { figureInBaseUnits, numericFigures, seriesOf, type ExtensionSeries } from "./extension-series.ts";
 import type { RawSample } from "./raw-samples.ts";
+import { isDurationThreshold, msToSeconds, thresholdLimit } from "./threshold-units.ts";
 
 /** The raw k6 metrics the registry (and the timeline) read. */
 export const RAW_METRICS: ReadonlySet<string> = new Set(["http_req_duration", "http_reqs", "atd_throttles"]);
@@ -124,12 +126,23 @@ export class RunMetrics {
       labelNames: ["kind", "source", "metric", "expression"],
       registers,
     });
-    const thresholdObserved = new Gauge({
-      name: "atd_threshold_observed",
-      help: "The value the threshold expression was evaluated on (milliseconds for k6 durations, ratios for rates).",
-      labelNames: ["kind", "source", "metric", "expression"],
-      registers,
-    });
+    const thresholdLabels = ["kind", "source", "metric", "expression"] as const;
+    // One unit per metric name: durations (k6 evaluates them in ms) in seconds, everything else dimensionless.
+    const thresholdGauge = (name: string, help: string) =>
+      new Gauge({ name, help, labelNames: thresholdLabels, registers });
+    const observedSeconds = thresholdGauge(
+      "atd_threshold_observed_seconds",
+      "The duration a latency threshold was evaluated on (k6's p(95) etc.), seconds.",
+    );
+    const limitSeconds = thresholdGauge(
+      "atd_threshold_limit_seconds",
+      "The bound of a latency threshold, seconds (the expression label keeps k6's milliseconds).",
+    );
+    const observed = thresholdGauge(
+      "atd_threshold_observed",
+      "The value a dimensionless threshold was evaluated on: a ratio (0-1) for rates, a count for counts.",
+    );
+    const limit = thresholdGauge("atd_threshold_limit", "The bound of a dimensionless threshold, as in its expression.");
     const sources: [Kind, string, RunSummary["scenarios"][number] | RunSummary["extensions"][number]][] = [
       ...scenarios.map((s) => ["scenario", s.scenario, s] as [Kind, string, typeof s]),
       ...extensions.map((e) => ["extension", e.name, e] as [Kind, string, typeof e]),
@@ -142,18 +155,43 @@ export class RunMetrics {
       for (const t of verdict.thresholds) {
         const labels = { kind, source, metric: t.metric, expression: t.expression };
         thresholdPassed.set(labels, t.verdict === "pass" ? 1 : 0);
-        if (t.observed !== undefined) thresholdObserved.set(labels, t.observed);
+        const seconds = isDurationThreshold(t.metric, t.expression);
+        const bound = thresholdLimit(t.expression);
+        if (t.observed !== undefined) {
+          if (seconds) observedSeconds.set(labels, msToSeconds(t.observed));
+          else observed.set(labels, t.observed);
+        }
+        if (bound !== undefined) {
+          if (seconds) limitSeconds.set(labels, msToSeconds(bound));
+          else limit.set(labels, bound);
+        }
       }
     }
 
+    // The reason is free text (a sentence per skip): as a label it would make a new series for every wording.
+    const skipped = new Gauge({
+      name: "atd_skipped",
+      help: "A scenario or extension the run asked for that did not run (always 1; the reason is in summary.json).",
+      labelNames: ["kind", "name"],
+      registers,
+    });
+    for (const s of this.summary.skipped ?? []) skipped.set({ kind: s.kind, name: s.name }, 1);
+    new Gauge({
+      name: "atd_run_skipped",
+      help: "How many scenarios and extensions the run asked for did not run (0 when everything ran).",
+      registers,
+    }).set((this.summary.skipped ?? []).length);
+
     const figure = new Gauge({
       name: "atd_extension_figure",
-      help: "A numeric figure an extension reported (figure = its dotted path in summary.json).",
+      help: "A numeric figure an extension reported (figure = its dotted path in summary.json; milliseconds and per-minute figures converted to seconds and per-second, renamed to say so).",
       labelNames: ["extension", "figure"],
       registers,
     });
     for (const e of extensions) {
-      for (const [path, value] of numericFigures(e.figures)) figure.set({ extension: e.name, figure: path }, value);
+      for (const [path, value] of numericFigures(e.figures).map(([p, v]) => figureInBaseUnits(p, v))) {
+        figure.set({ extension: e.name, figure: path }, value);
+      }
       const { series, problems } = seriesOf(e);
       this.problems.push(...problems);
       for (const s of series) this.addSeries(e.name, s);

@@ -1,12 +1,14 @@
 /**
  * What report.html plots over time, aggregated while the raw samples stream past: per endpoint the latency (p50, p95)
- * of each time slot, per scenario the throughput, per endpoint the throttles. Memory is bounded by the number of slots
- * (at most MAX_SLOTS whatever the run's length), not by the number of samples.
+ * of each time slot, per scenario the throughput, per endpoint the throttles. The plots start at the first sample, not
+ * at the run's start (a first run spends a minute building k6 before any request), and end at the last one (not when
+ * the extensions finished judging). Slots start one second wide and double whenever the samples run past MAX_SLOTS,
+ * so memory is bounded by the number of slots whatever the run's length, not by the number of samples.
  */
 import type { RawSample } from "./raw-samples.ts";
 
 export interface Point {
-  /** Seconds since the run started. */
+  /** Seconds since the first sample. */
   x: number;
   y: number;
 }
@@ -47,30 +49,70 @@ function add(counts: Float64Array, slot: number, value: number): void {
 }
 
 export class Timeline {
-  readonly slotSeconds: number;
-  readonly slots: number;
-  private readonly startMs: number;
+  #slotSeconds = 1;
+  #startMs: number | undefined;
+  /** The last slot a sample fell in; -1 before the first. */
+  #lastSlot = -1;
   private readonly latency = new Map<string, Map<number, Uint32Array>>();
   private readonly requests = new Map<string, Float64Array>();
   private readonly throttles = new Map<string, Float64Array>();
 
-  /** startMs/endMs: the run's start and end (summary.json), which every sample falls between. */
-  constructor(startMs: number, endMs: number) {
-    const seconds = Math.max(1, (endMs - startMs) / 1000);
-    this.slotSeconds = Math.max(1, Math.ceil(seconds / MAX_SLOTS));
-    this.slots = Math.ceil(seconds / this.slotSeconds) + 1;
-    this.startMs = startMs;
+  /**
+   * startMs: where the plots start, the earliest sample of the run (write-reports.ts reads it off the head of each raw
+   * results file); undefined: the first sample observed. A sample before it counts in the first slot.
+   */
+  constructor(startMs?: number) {
+    this.#startMs = startMs;
+  }
+
+  get slotSeconds(): number {
+    return this.#slotSeconds;
+  }
+
+  /** Slots that have a sample or lie between samples. */
+  get slots(): number {
+    return this.#lastSlot + 1;
   }
 
   private slotOf(time: number): number {
-    const slot = Math.floor((time - this.startMs) / 1000 / this.slotSeconds);
-    return Math.min(this.slots - 1, Math.max(0, slot));
+    const start = (this.#startMs ??= time);
+    let slot = Math.max(0, Math.floor((time - start) / 1000 / this.#slotSeconds));
+    while (slot >= MAX_SLOTS) {
+      this.coarsen();
+      slot = Math.floor(slot / 2);
+    }
+    this.#lastSlot = Math.max(this.#lastSlot, slot);
+    return slot;
+  }
+
+  /** Doubles the slot width, merging each pair of slots. */
+  private coarsen(): void {
+    this.#slotSeconds *= 2;
+    this.#lastSlot = Math.floor(this.#lastSlot / 2);
+    for (const [endpoint, bySlot] of this.latency) {
+      const merged = new Map<number, Uint32Array>();
+      for (const [slot, bins] of bySlot) {
+        const into = merged.get(Math.floor(slot / 2));
+        if (into === undefined) merged.set(Math.floor(slot / 2), bins);
+        else for (let i = 0; i < bins.length; i++) into[i] = (into[i] ?? 0) + (bins[i] ?? 0);
+      }
+      this.latency.set(endpoint, merged);
+    }
+    for (const map of [this.requests, this.throttles]) {
+      for (const [key, counts] of map) {
+        const merged = new Float64Array(MAX_SLOTS);
+        counts.forEach((c, slot) => {
+          add(merged, Math.floor(slot / 2), c);
+        });
+        map.set(key, merged);
+      }
+    }
   }
 
   private counts(map: Map<string, Float64Array>, key: string): Float64Array {
     let counts = map.get(key);
     if (!counts) {
-      counts = new Float64Array(this.slots);
+      counts = new Float64Array(MAX_SLOTS);
       map.set(key, counts);
     }
     return counts;
@@ -100,7 +142,7 @@ export class Timeline {
   }
 
   private x(slot: number): number {
-    return slot * this.slotSeconds;
+    return slot * this.#slotSeconds;
   }
 
   /** Latency per endpoint and slot at percentile p (0.95), in ms; slots without requests have no point. */
@@ -127,7 +169,7 @@ export class Timeline {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, counts]) => ({
         name,
-        points: [...counts].map((c, slot) => ({ x: this.x(slot), y: c / this.slotSeconds })),
+        points: [...counts.subarray(0, this.slots)].map((c, slot) => ({ x: this.x(slot), y: c / this.#slotSeconds })),
       }));
   }
 

@@ -11,7 +11,7 @@ import { SUMMARY_FILE, type RunSummary } from "../report.ts";
 import { plotsOf } from "./extension-plots.ts";
 import { htmlReport } from "./html-report.ts";
 import { junitReport } from "./junit-report.ts";
-import { rawResultsFile, readRawSamples } from "./raw-samples.ts";
+import { firstSampleTime, rawResultsFile, readRawSamples } from "./raw-samples.ts";
 import { RAW_METRICS, RunMetrics } from "./run-metrics.ts";
 import { Timeline } from "./timeline.ts";
 
@@ -48,12 +48,20 @@ export async function writeReports(
 ): Promise<WrittenReports> {
   const notes: string[] = [];
   const metrics = new RunMetrics(summary);
-  const timeline = new Timeline(Date.parse(summary.run.startedAt), Date.parse(summary.run.finishedAt));
+  const raws = new Map<string, string>();
+  for (const scenario of summary.run.scenarios) {
+    const raw = path.join(runDir, rawResultsFile(scenario));
+    if (await exists(raw)) raws.set(scenario, raw);
+  }
+  // The plots start at the earliest sample of any scenario (they run side by side), not at the run's start.
+  const starts = await Promise.all([...raws.values()].map((raw) => firstSampleTime(raw, RAW_METRICS)));
+  const firstSample = starts.filter((t): t is number => t !== undefined);
+  const timeline = new Timeline(firstSample.length > 0 ? Math.min(...firstSample) : undefined);
   let anyRaw = false;
   const dashboards = new Map<string, string>();
   for (const scenario of summary.run.scenarios) {
-    const raw = path.join(runDir, rawResultsFile(scenario));
-    if (await exists(raw)) {
+    const raw = raws.get(scenario);
+    if (raw !== undefined) {
       anyRaw = true;
       const { truncated } = await readRawSamples(raw, RAW_METRICS, (sample) => {
         metrics.observe(scenario, sample);

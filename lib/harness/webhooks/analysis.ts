@@ -1,6 +1,7 @@
 /** Puts the pure pieces together: what reached the sink and what was expected -> every figure the verdict needs. */
 import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
 import { attemptsByBody, dedupe, type DedupeResult } from "./dedupe.ts";
+import { withFollowOns } from "./follow-ons.ts";
 import { join, type JoinResult } from "./join.ts";
 import { LatencyHistogram } from "./latency.ts";
 import { outOfOrder, type OutOfOrder } from "./order.ts";
@@ -9,6 +10,7 @@ import type { Delivery, Expectation } from "./types.ts";
 
 export interface AnalysisInput {
   deliveries: readonly Delivery[];
+  /** What the run recorded (k6, churn log, the sink's expiry); their follow-ons are derived here. */
   expectations: readonly Expectation[];
   endpoints: readonly number[];
   timeScale: number;
@@ -25,8 +27,12 @@ export interface WebhookAnalysis {
   retries: RetryFindings;
   signatureFailures: Delivery[];
   timestampFailures: Delivery[];
-  /** Trigger-to-arrival latency per event type, of matched messages. */
+  /** Trigger-to-arrival latency per event type, of matched messages with a trigger time (follow-ons have none). */
   latency: Map<string, LatencyHistogram>;
+  /** The same latencies as observations per event type, seconds (below 0 counted as 0), for the histogram series. */
+  latencySeconds: Map<string, number[]>;
+  /** Expectations derived from the recorded ones (follow-ons.ts), judged for loss only. */
+  followOns: number;
   /** Event types with at least one message that arrived. */
   kindsDelivered: Set<string>;
   /** Matched messages that arrived before their trigger was recorded (clocks disagree). */
@@ -38,18 +44,26 @@ export interface WebhookAnalysis {
 export function analyse(input: AnalysisInput): WebhookAnalysis {
   const deduped = dedupe(input.deliveries);
   const gone = new Set(input.deliveries.filter((d) => d.status === 410).map((d) => d.endpoint));
+  const expectations = withFollowOns(input.expectations, deduped.messages);
   const joined = join({
-    expectations: input.expectations,
+    expectations,
     messages: deduped.messages,
     endpoints: input.endpoints,
     gone,
   });
   const latency = new Map<string, LatencyHistogram>();
+  const latencySeconds = new Map<string, number[]>();
   let arrivedBeforeTrigger = 0;
   for (const m of joined.matched) {
-    let histogram = latency.get(m.expectation.type);
-    if (histogram === undefined) latency.set(m.expectation.type, (histogram = new LatencyHistogram()));
+    if (m.expectation.followOn === true) continue;
+    const type = m.expectation.type;
+    let histogram = latency.get(type);
+    if (histogram === undefined) latency.set(type, (histogram = new LatencyHistogram()));
     histogram.record(m.latencyMs);
+    let observations = latencySeconds.get(type);
+    if (observations === undefined) latencySeconds.set(type, (observations = []));
+    // Millisecond precision is what the sink measures; rounding keeps summary.json, which carries them, compact.
+    observations.push(Math.round(Math.max(0, m.latencyMs)) / 1000);
     if (m.latencyMs < 0) arrivedBeforeTrigger++;
   }
   const known = new Set<string>(WEBHOOK_EVENT_TYPES);
@@ -66,6 +80,8 @@ export function analyse(input: AnalysisInput): WebhookAnalysis {
     signatureFailures: input.deliveries.filter((d) => !d.signatureValid),
     timestampFailures: input.deliveries.filter((d) => !d.timestampValid),
     latency,
+    latencySeconds,
+    followOns: expectations.length - input.expectations.length,
     kindsDelivered: new Set(
       deduped.messages.map((m) => m.first.type).filter((t): t is string => t !== undefined && known.has(t)),
     ),

@@ -2,8 +2,10 @@
  * The webhook sink as a run extension. start(): the sink listens and every key of the run is registered with it
  * through the control API (PUT /__control/partners/{key} {webhookUrl, webhookSecret}), and k6 is told to record
  * expectations. finish(): the expectations are read from k6's logs, reserved bookings nobody touched are made to
- * expire by moving the clock past five days (the extension triggers it, so it records those expectations), the sink
- * waits for deliveries up to a deadline, and the join becomes checks, thresholds and figures. The catalogue events
+ * expire by moving the clock past five days (the extension triggers it, so it records those expectations; the same
+ * move makes every supplier decision and cancellation approval still pending fall due, whose follow-on events are
+ * expected by follow-ons.ts), the sink waits for deliveries up to a deadline, and the join becomes checks, thresholds,
+ * figures and the latency histogram. The catalogue events
  * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). stop(): the keys are
  * unregistered and the sink closes.
  */
@@ -26,11 +28,12 @@ import {
 import { analyse } from "./analysis.ts";
 import { dedupe } from "./dedupe.ts";
 import { parseExpectations } from "./expectations.ts";
+import { awaitsServiceDecision, withFollowOns } from "./follow-ons.ts";
 import { bookingsLeftReserved, join } from "./join.ts";
 import { WELL_BEHAVED, type MisbehaviourOptions, type RefusalMode } from "./misbehaviour.ts";
 import { retryWindow } from "./retry-schedule.ts";
 import { WebhookSink, monotonicNow, newWebhookSecret } from "./sink.ts";
-import { isSuccess, type Expectation } from "./types.ts";
+import { WEBHOOK_SINK_EXTENSION, isSuccess, type Expectation } from "./types.ts";
 import { judge } from "./verdict.ts";
 
 export interface WebhookExtensionOptions {
@@ -87,7 +90,7 @@ async function inBatches<T>(items: readonly T[], size: number, run: (item: T) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class WebhookSinkExtension implements RunExtension {
-  readonly name = "webhook sink";
+  readonly name = WEBHOOK_SINK_EXTENSION;
   // It registers itself as every partner's webhook endpoint through the control API.
   readonly needsControl = true;
   readonly #options: WebhookExtensionOptions;
@@ -167,7 +170,7 @@ export class WebhookSinkExtension implements RunExtension {
     expectations.push(...churned);
     const errors: string[] = [];
     const reserved = bookingsLeftReserved(expectations);
-    if (reserved.length > 0) {
+    if (reserved.length > 0 || awaitsServiceDecision(expectations)) {
       const at = monotonicNow();
       try {
         await control.request("POST", "/__control/clock", { advanceSeconds: RESERVED_BOOKING_LIFETIME_SECONDS + 60 });
@@ -181,7 +184,9 @@ export class WebhookSinkExtension implements RunExtension {
           });
         }
       } catch (error) {
-        errors.push(`Failed to move the clock past the booking lifetime: ${String(error)}. Expiry was not checked.`);
+        errors.push(
+          `Failed to move the clock past the booking lifetime: ${String(error)}. Expiry was not checked, and supplier decisions still pending may count as lost.`,
+        );
       }
     }
     const timeScale = await this.#readTimeScale().catch(() => this.#timeScale);
@@ -265,8 +270,9 @@ export class WebhookSinkExtension implements RunExtension {
   #allArrived(expectations: readonly Expectation[]): boolean {
     const sink = this.#sink as WebhookSink;
     const gone = new Set(sink.deliveries.filter((d) => d.status === 410).map((d) => d.endpoint));
+    const { messages } = dedupe(sink.deliveries);
     return (
-      join({ expectations, messages: dedupe(sink.deliveries).messages, endpoints: sink.endpoints, gone }).lost
+      join({ expectations: withFollowOns(expectations, messages), messages, endpoints: sink.endpoints, gone }).lost
         .length === 0
     );
   }

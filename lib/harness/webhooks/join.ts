@@ -3,7 +3,7 @@
  * webhook-id). An expectation names a partner (booking events) or none (catalogue events: every registered partner).
  * Within one (partner, type, resource, booking status) the n-th expectation pairs with the n-th message, both in time
  * order. Left-over expectations are lost (or excused, on an endpoint that answered 410: the sender was told to stop);
- * left-over messages are unexpected (events the run did not record, e.g. a supplier decision that fired by itself).
+ * left-over messages are unexpected (events the run neither recorded nor derived as a follow-on, follow-ons.ts).
  */
 import type { Message } from "./dedupe.ts";
 import type { Expectation } from "./types.ts";

@@ -34,6 +34,16 @@ export interface Delivery {
   body: string;
 }
 
-export type Expectation = ExpectationRecord;
+/** The webhook sink's name as a run extension (its verdict's name in summary.json). */
+export const WEBHOOK_SINK_EXTENSION = "webhook sink";
+
+/** What the run expects to arrive: what k6 and the churn log recorded, and what follows from it (follow-ons.ts). */
+export interface Expectation extends ExpectationRecord {
+  /**
+   * A consequence the service brings about later on its own (a supplier decision, the vouchers it issues, a
+   * cancellation's approval): it has no sound trigger time, so only its loss is judged, never its latency.
+   */
+  followOn?: boolean;
+}
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;

@@ -1,13 +1,17 @@
 /**
  * The sink's part of the run's verdict. Each check names one rule of decisions.md ("Webhooks") and is proven to fail
  * on the reference service's defect that breaks it (test/k6/webhooks.test.ts); latency, loss and duplicates are
- * thresholds from the SLO table. Unexpected events are reported, not judged: a run records only what it triggered.
+ * thresholds from the SLO table (follow-ons, which have no trigger time, count for loss only). Unexpected events are
+ * reported, not judged: the run knows only what it triggered and what follows from that by the contract. The latency
+ * distribution goes out as a histogram series (latency-series.ts).
  */
 import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
 import type { SloTable } from "../../k6/slo.ts";
+import { withSeries } from "../reports/extension-series.ts";
 import { extensionVerdict, type ExtensionVerdict } from "../run-extension.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import type { WebhookAnalysis } from "./analysis.ts";
+import { webhookLatencySeries } from "./latency-series.ts";
 import type { Delivery } from "./types.ts";
 
 export const WEBHOOK_CHECKS = {
@@ -157,7 +161,9 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
     findings.push(
       `${join.unexpected.length} events arrived that the run did not record as expected (${Object.entries(byType)
         .map(([t, n]) => `${t} ${n}`)
-        .join(", ")}): follow-ups the service makes by itself, such as supplier decisions.`,
+        .join(
+          ", ",
+        )}): neither an operation of the run nor a consequence of one by the contract caused them (e.g. another client of the service, or a control API change the run did not make).`,
     );
   }
   if (analysis.arrivedBeforeTrigger > 0) {
@@ -176,7 +182,12 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
     );
   }
 
-  return extensionVerdict(name, { checks, thresholds, findings, figures: figures(analysis, options) });
+  return extensionVerdict(name, {
+    checks,
+    thresholds,
+    findings,
+    figures: withSeries(figures(analysis, options), [webhookLatencySeries(analysis.latencySeconds, latency)]),
+  });
 }
 
 function countBy(values: readonly string[]): Record<string, number> {
@@ -212,6 +223,7 @@ function figures(analysis: WebhookAnalysis, options: JudgeOptions): Record<strin
     deliveries: analysis.deliveries.length,
     messages: dedupe.messages.length,
     expected: join.matched.length + join.lost.length,
+    followOns: analysis.followOns,
     lost: join.lost.length,
     excused: join.excused.length,
     duplicates: dedupe.duplicates.length,
