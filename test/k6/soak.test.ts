@@ -1,12 +1,16 @@
 /**
  * A short soak on the correct service: the scenario runs with churn and the webhook sink as every soak does, the
- * scraper samples the service, and the drift figures reach summary.json and metrics.prom. The rules are loose here
- * (20 s on a shared two-core host is mostly warm-up); soak.matrix.test.ts proves each drift check fails on its defect.
+ * scraper samples the service, the drift figures reach summary.json and metrics.prom, and the sink expects the
+ * follow-on events of the soak's own bookings (supplier decisions, their vouchers, cancellations ending) and exports
+ * their latency. The rules are loose here (20 s on a shared two-core host is mostly warm-up); soak.matrix.test.ts
+ * proves each drift check fails on its defect.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHarnessProcess, tempFile } from "./harness-process.ts";
+import { expectLatencyHistogram, timedPerType } from "./webhook-latency-files.ts";
+import { sinkOf } from "./webhook-runs.ts";
 
 const LOOSE_RULES = tempFile("soak-rules.json", {
   p95ToleranceMs: 50,
@@ -14,7 +18,7 @@ const LOOSE_RULES = tempFile("soak-rules.json", {
 });
 
 describe("harness run soak (short)", () => {
-  it("should pass on the correct service with churn, the sink and the scraper, and export the drift figures", async () => {
+  it("should pass with churn, the sink and the scraper, export the drift figures and expect follow-on events", async () => {
     const result = await runHarnessProcess(["run", "soak", "--duration", "20s", "--soak-config", LOOSE_RULES], {
       timeoutMs: 150_000,
     });
@@ -25,7 +29,13 @@ describe("harness run soak (short)", () => {
     expect(figures.scrapes).toBeGreaterThan(5);
     expect(figures.rssSlopeBytesPerMinute).toEqual(expect.any(Number));
     expect(readFileSync(path.join(result.runDir ?? "", "soak-resources.jsonl"), "utf8")).toMatch(/"source":"service"/);
-    const prom = readFileSync(path.join(result.runDir ?? "", "metrics.prom"), "utf8");
+    const prom = expectLatencyHistogram(result);
     expect(prom).toMatch(/atd_soak_p95_drift_ratio\{[^}]*extension="soak"/);
+    expect(timedPerType(prom).get("booking_status_updated")).toBeGreaterThan(0);
+    // Partner traffic confirms supplier-decided types and cancels: their decisions, vouchers and ends are expected.
+    const sink = sinkOf(result).figures as { followOns: number; unexpected: number; lost: number };
+    expect(sink.followOns).toBeGreaterThan(0);
+    expect(sink.unexpected).toBe(0);
+    expect(sink.lost).toBe(0);
   });
 });
