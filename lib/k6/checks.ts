@@ -10,6 +10,7 @@ import {
   FINDING_MARKER,
   ENDPOINTS,
   HEADERS,
+  RATE_LIMIT,
   RESPONSE_SHAPES,
   diffKeys,
   type EndpointName,
@@ -168,19 +169,199 @@ function statusProblem(res: ApiResponse<unknown>, expected: number | readonly nu
 
 const WHOLE_NUMBER = /^\s*\d+\s*$/;
 
-/** Spec Part 8: X-RateLimit-Limit a positive integer, X-RateLimit-Remaining an integer from 0 to it. */
-function rateLimitProblem(res: ApiResponse<unknown>): string | undefined {
+function wholeNumber(raw: string | undefined): number | undefined {
+  return raw !== undefined && WHOLE_NUMBER.test(raw) ? Number(raw) : undefined;
+}
+
+/**
+ * The values of the rate-limit headers, judged per API key across one VU's answers: one check per rule for all six
+ * endpoints, since each rule is about a key's one shared allowance, not about an endpoint.
+ */
+export const RATE_LIMIT_VALUE_CHECKS = {
+  limitConstant: "rate-limit: X-RateLimit-Limit constant per key",
+  belowLimit: "rate-limit: X-RateLimit-Remaining below the limit on a 200",
+  neverRises: "rate-limit: X-RateLimit-Remaining never rises within a window",
+} as const;
+
+/** What this VU last saw of one key's allowance. */
+interface KeyView {
+  /** The key's last 4 characters: enough to tell keys apart in a problem, never the whole key. */
+  readonly fingerprint: string;
+  endpoint: EndpointName;
+  limit: number;
+  remaining: number;
+  /** X-RateLimit-Reset as sent, parsed only when Remaining rises. */
+  reset: string | undefined;
+  /** When the request of that answer was sent (this machine's clock, ms); 0 when unknown. */
+  sentAt: number;
+}
+
+const keyViews: Record<string, KeyView | undefined> = Object.create(null) as Record<string, KeyView | undefined>;
+
+/**
+ * A rise is explained by the end of the earlier answer's window up to this many seconds before its X-RateLimit-Reset:
+ * Reset is rounded up to whole seconds, and a Date header may lag the server's clock by a second (Node caches it).
+ */
+const WINDOW_END_SLACK_SECONDS = 3;
+
+let refillWindowMs: number | undefined;
+
+/**
+ * The window over which the allowance refills: --rate-window (ATD_RATE_WINDOW_SECONDS) when the deployment's is
+ * known, else the spec's minute (Part 8: 400 requests per minute). Read once per VU.
+ */
+function windowMs(): number {
+  if (refillWindowMs === undefined) {
+    const raw = typeof __ENV === "undefined" ? undefined : __ENV.ATD_RATE_WINDOW_SECONDS;
+    const seconds = raw === undefined || raw.trim() === "" ? NaN : Number(raw);
+    refillWindowMs = (Number.isFinite(seconds) && seconds > 0 ? seconds : RATE_LIMIT.windowSeconds) * 1000;
+  }
+  return refillWindowMs;
+}
+
+/**
+ * Value problems carry the values seen, so nearly every one is new: a few per check and VU say enough, and leave the
+ * VU's report budget (MAX_REPORTED_PER_VU) to the other checks.
+ */
+const VALUE_PROBLEMS_PER_CHECK = 10;
+const valueProblems: Record<string, number> = {};
+
+function reportValue(name: string, problem: string): void {
+  const count = valueProblems[name] ?? 0;
+  if (count >= VALUE_PROBLEMS_PER_CHECK) return;
+  valueProblems[name] = count + 1;
+  report(name, problem);
+}
+
+/** A rise that the headers cannot place in or out of a window (no Reset, no Date): neither a pass nor a failure. */
+const NOT_JUDGED = null;
+
+/**
+ * Whether Remaining rising from the key's previous answer to this one is explained, black-box, by how every
+ * algorithm the spec allows (and the reference service offers) refills an allowance. Cheapest test first:
+ * - a token bucket (or a sliding counter) refills at most `limit` per window: no more than that in the time between
+ *   sending the earlier request and reading this answer, plus one for rounding down;
+ * - a fixed window starts anew: X-RateLimit-Reset moved forward;
+ * - a sliding window (a log of requests) gets requests back only once the oldest counted one ages out, at the
+ *   earlier answer's Reset: the server's Date has reached it (within WINDOW_END_SLACK_SECONDS).
+ * Anything else is Remaining rising within one window. Returns undefined when explained, NOT_JUDGED when Reset or Date
+ * is missing, else the problem.
+ */
+function riseProblem(
+  res: ApiResponse<unknown>,
+  view: KeyView,
+  limit: number,
+  remaining: number,
+  reset: string | undefined,
+): string | undefined | typeof NOT_JUDGED {
+  const elapsedMs = Math.max(0, Date.now() - view.sentAt);
+  const window = windowMs();
+  const refill = Math.ceil((elapsedMs * limit) / window) + 1;
+  if (remaining - view.remaining <= refill) return undefined;
+  const before = wholeNumber(view.reset);
+  const after = wholeNumber(reset);
+  if (before === undefined || after === undefined) return NOT_JUDGED;
+  if (after > before) return undefined;
+  const date = res.header("Date");
+  const dateMs = date === undefined ? NaN : Date.parse(date);
+  if (!Number.isFinite(dateMs)) return NOT_JUDGED;
+  if (dateMs / 1000 >= before - WINDOW_END_SLACK_SECONDS) return undefined;
+  return (
+    `${HEADERS.rateLimitRemaining} rose from ${view.remaining} (${view.endpoint}) to ${remaining} (${res.endpoint}) ` +
+    `for key ${view.fingerprint} ${(elapsedMs / 1000).toFixed(2)} s later, with ${HEADERS.rateLimitReset} ${before} ` +
+    `then ${after} and Date ${date ?? ""}: at most ${refill} could refill at ${limit} per ${window / 1000} s`
+  );
+}
+
+/**
+ * Judges the values against what this VU saw of the key before: Limit constant; Remaining below Limit on a 200 (the
+ * request just counted spent one); Remaining not rising within one window. Other VUs spend the same key at the same
+ * time, so Remaining may fall by any amount between two answers of one VU, but never rise within a window: this
+ * VU's answers come in the order their requests were counted. Answers without a known key are not judged.
+ */
+function recordRateLimitValues(
+  res: ApiResponse<unknown>,
+  limit: number,
+  remaining: number,
+  results: Record<string, boolean>,
+): boolean {
+  const key = res.apiKey;
+  if (key === undefined) return true;
+  const checks = RATE_LIMIT_VALUE_CHECKS;
+  let view = keyViews[key];
+  const fingerprint = view ? view.fingerprint : `…${key.slice(-4)}`;
+  let ok = true;
+  if (view !== undefined) {
+    const constant = limit === view.limit;
+    results[checks.limitConstant] = constant;
+    if (!constant) {
+      ok = false;
+      reportValue(
+        checks.limitConstant,
+        `${HEADERS.rateLimitLimit} changed from ${view.limit} (${view.endpoint}) to ${limit} (${res.endpoint}) for key ${fingerprint}`,
+      );
+    }
+  }
+  if (res.status === 200) {
+    const below = remaining < limit;
+    results[checks.belowLimit] = below;
+    if (!below) {
+      ok = false;
+      reportValue(
+        checks.belowLimit,
+        `${HEADERS.rateLimitRemaining} is ${remaining} on a 200 of ${res.endpoint} for key ${fingerprint}, expected below the limit ${limit}: the request just counted spent one`,
+      );
+    }
+  }
+  const reset = res.header(HEADERS.rateLimitReset);
+  if (view === undefined) {
+    view = { fingerprint, endpoint: res.endpoint, limit, remaining, reset, sentAt: res.sentAt };
+    keyViews[key] = view;
+    return ok;
+  }
+  if (remaining <= view.remaining) {
+    results[checks.neverRises] = true;
+  } else {
+    const rise = riseProblem(res, view, limit, remaining, reset);
+    if (rise !== NOT_JUDGED) results[checks.neverRises] = rise === undefined;
+    if (typeof rise === "string") {
+      ok = false;
+      reportValue(checks.neverRises, rise);
+    }
+  }
+  view.endpoint = res.endpoint;
+  view.limit = limit;
+  view.remaining = remaining;
+  view.reset = reset;
+  view.sentAt = res.sentAt;
+  return ok;
+}
+
+/**
+ * Spec Part 8: X-RateLimit-Limit a positive integer, X-RateLimit-Remaining an integer from 0 to it, recorded as the
+ * endpoint's rate-limit headers check; when they hold, their values as the RATE_LIMIT_VALUE_CHECKS. Returns whether
+ * all of them held.
+ */
+function recordRateLimit(res: ApiResponse<unknown>, name: string, results: Record<string, boolean>): boolean {
   const limitRaw = res.header(HEADERS.rateLimitLimit);
-  const limit = limitRaw !== undefined && WHOLE_NUMBER.test(limitRaw) ? Number(limitRaw) : undefined;
+  const limit = wholeNumber(limitRaw);
   if (limit === undefined || limit <= 0) {
-    return `${HEADERS.rateLimitLimit} is ${JSON.stringify(limitRaw ?? null)}, expected a positive integer`;
+    results[name] = false;
+    report(name, `${HEADERS.rateLimitLimit} is ${JSON.stringify(limitRaw ?? null)}, expected a positive integer`);
+    return false;
   }
   const remainingRaw = res.header(HEADERS.rateLimitRemaining);
-  const remaining = remainingRaw !== undefined && WHOLE_NUMBER.test(remainingRaw) ? Number(remainingRaw) : undefined;
+  const remaining = wholeNumber(remainingRaw);
   if (remaining === undefined || remaining > limit) {
-    return `${HEADERS.rateLimitRemaining} is ${JSON.stringify(remainingRaw ?? null)}, expected an integer from 0 to ${limit}`;
+    results[name] = false;
+    report(
+      name,
+      `${HEADERS.rateLimitRemaining} is ${JSON.stringify(remainingRaw ?? null)}, expected an integer from 0 to ${limit}`,
+    );
+    return false;
   }
-  return undefined;
+  results[name] = true;
+  return recordRateLimitValues(res, limit, remaining, results);
 }
 
 /**
@@ -264,11 +445,17 @@ export function checkStatus(res: ApiResponse<unknown>, expected: number | readon
   return expectThat(statusName(checksOf(res.endpoint), expected), ok ? undefined : statusProblem(res, expected));
 }
 
-/** Spec Part 8: every answer of a listed endpoint carries X-RateLimit-Limit and X-RateLimit-Remaining. */
+/**
+ * Spec Part 8: every answer of a listed endpoint carries X-RateLimit-Limit and X-RateLimit-Remaining, with values
+ * that hold for the key across this VU's answers (RATE_LIMIT_VALUE_CHECKS). Returns whether all of them held.
+ */
 export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
   const info = checksOf(res.endpoint);
   if (!info.rateLimited || res.status === 0) return true;
-  return expectThat(info.rateLimit, rateLimitProblem(res));
+  const results: Record<string, boolean> = {};
+  const ok = recordRateLimit(res, info.rateLimit, results);
+  check(null, results as unknown as Checkers<null>);
+  return ok;
 }
 
 /**
@@ -296,14 +483,13 @@ export function checkResponse(res: ApiResponse<unknown>, expected: number | read
   const info = endpointChecks[res.endpoint] ?? checksOf(res.endpoint);
   const status = res.status;
   const results: Record<string, boolean> = {};
-  const rateLimit = info.rateLimited && status !== 0 ? rateLimitProblem(res) : undefined;
-  if (info.rateLimited && status !== 0) results[info.rateLimit] = rateLimit === undefined;
+  // Records the rate-limit checks and reports their problems; the other checks' problems are reported below.
+  if (info.rateLimited && status !== 0) recordRateLimit(res, info.rateLimit, results);
   const ok = expected === 200 ? status === 200 : statusOk(status, expected);
   const name = statusName(info, expected);
   results[name] = ok;
   if (!ok || status >= 300 || !sampleShape(info)) {
     check(null, results as unknown as Checkers<null>);
-    if (rateLimit !== undefined) report(info.rateLimit, rateLimit);
     if (!ok) report(name, statusProblem(res, expected));
     return ok;
   }
@@ -311,6 +497,6 @@ export function checkResponse(res: ApiResponse<unknown>, expected: number | read
   results[info.envelope] = envelope === undefined;
   const keys = envelope === undefined && info.shape.keys ? keysProblem(res, info.shape) : undefined;
   if (envelope === undefined && info.shape.keys) results[info.keys] = keys === undefined;
-  record(results, [info.rateLimit, rateLimit, info.envelope, envelope, info.keys, keys]);
+  record(results, [info.envelope, envelope, info.keys, keys]);
   return envelope === undefined;
 }

@@ -49,6 +49,13 @@ export interface ApiResponse<T> {
   /** Seconds waited for Retry-After before the answer that is returned here (0 when not throttled). */
   throttledSeconds: number;
   /**
+   * The API key the request was made with (undefined when the answer was not made by an ApiClient): the rate-limit
+   * value checks follow each key's allowance across a VU's answers (checks.ts).
+   */
+  apiKey: string | undefined;
+  /** When the request of this answer was sent, on this machine's clock (ms since the epoch); 0 when unknown. */
+  sentAt: number;
+  /**
    * The item at `index` (modulo the number of items) of a list answer's `data`, or undefined when there is none or
    * it is not an object. Unless the body was parsed already, only that item is read (k6's gjson paths, in Go): picking
    * one item of a list costs a fraction of parsing the whole body. It does not judge the rest of the envelope; the
@@ -250,7 +257,8 @@ export class ApiClient {
     const httpParams = this.paramsFor(endpoint, body !== undefined);
     const payload = body ? JSON.stringify(body) : null;
     const expectations = this.options.expectations;
-    const sentAt = expectations ? Date.now() : 0;
+    const firstSentAt = Date.now();
+    let sentAt = firstSentAt;
     let res = http.request(method, url, payload, httpParams);
     let waited = 0;
     if (res.status === 429) {
@@ -259,12 +267,13 @@ export class ApiClient {
         waited = Math.min(retryAfterSeconds(res), this.options.maxThrottleWaitSeconds);
         throttleWaitSeconds.add(waited, { endpoint });
         sleep(waited);
+        sentAt = Date.now();
         res = http.request(method, url, payload, httpParams);
         if (res.status === 429) throttles.add(1, { endpoint });
       }
     }
-    const response = new LazyApiResponse<T>(endpoint, res, waited);
-    expectations?.afterCall(response, sentAt);
+    const response = new LazyApiResponse<T>(endpoint, res, waited, this.options.apiKey, sentAt);
+    expectations?.afterCall(response, firstSentAt);
     return response;
   }
 
@@ -345,16 +354,26 @@ class LazyApiResponse<T> implements ApiResponse<T> {
   declare readonly endpoint: EndpointName;
   declare readonly status: number;
   declare readonly throttledSeconds: number;
+  declare readonly apiKey: string | undefined;
+  declare readonly sentAt: number;
   declare private readonly raw: RefinedResponse<ResponseType | undefined>;
   declare private parsed: { body: unknown; data: T | undefined; pagination: Pagination | undefined } | undefined;
   declare private lowerCased: Record<string, string> | undefined;
   declare private rawHeaders: Record<string, string> | undefined;
   declare private itemCount: number | undefined;
 
-  constructor(endpoint: EndpointName, res: RefinedResponse<ResponseType | undefined>, throttledSeconds: number) {
+  constructor(
+    endpoint: EndpointName,
+    res: RefinedResponse<ResponseType | undefined>,
+    throttledSeconds: number,
+    apiKey: string | undefined,
+    sentAt: number,
+  ) {
     this.endpoint = endpoint;
     this.status = res.status;
     this.throttledSeconds = throttledSeconds;
+    this.apiKey = apiKey;
+    this.sentAt = sentAt;
     this.raw = res;
     // parsed, lowerCased, rawHeaders and itemCount start undefined: filled on first use.
   }
@@ -438,6 +457,8 @@ export function toApiResponse<T>(
   endpoint: EndpointName,
   res: RefinedResponse<ResponseType | undefined>,
   throttledSeconds = 0,
+  apiKey?: string,
+  sentAt = 0,
 ): ApiResponse<T> {
-  return new LazyApiResponse<T>(endpoint, res, throttledSeconds);
+  return new LazyApiResponse<T>(endpoint, res, throttledSeconds, apiKey, sentAt);
 }

@@ -150,12 +150,44 @@ function rateBucket(state: ServiceState, partner: Partner, endpoint: string): st
   return bucket;
 }
 
-function rateHeaders(state: ServiceState, decision: RateDecision, now: number): Record<string, string> {
-  const remaining = state.defects.on("rate-limit-remaining-off-by-one")
-    ? Math.min(decision.limit, decision.remaining + 1)
-    : decision.remaining;
+/** Per service state, bucket and endpoint: requests in the bucket's current window (rate-limit-remaining-per-endpoint). */
+const endpointCounts = new WeakMap<ServiceState, Map<string, { resetMs: number; count: number }>>();
+
+/** The defect's Remaining: the limit less what this endpoint alone was asked in the window. */
+function endpointRemaining(state: ServiceState, decision: RateDecision, bucket: string, endpoint: string): number {
+  let counts = endpointCounts.get(state);
+  if (counts === undefined) {
+    counts = new Map();
+    endpointCounts.set(state, counts);
+  }
+  const id = `${bucket}|${endpoint}`;
+  let counted = counts.get(id);
+  if (counted === undefined || counted.resetMs !== decision.resetMs) {
+    counted = { resetMs: decision.resetMs, count: 0 };
+    counts.set(id, counted);
+  }
+  counted.count += 1;
+  return Math.max(0, decision.limit - counted.count);
+}
+
+/** Answers counted so far, for rate-limit-limit-flaps: every other one carries the stale configuration's limit. */
+let limitAnswers = 0;
+
+function rateHeaders(
+  state: ServiceState,
+  decision: RateDecision,
+  now: number,
+  bucket: string,
+  endpoint: string,
+): Record<string, string> {
+  let remaining = decision.remaining;
+  if (state.defects.on("rate-limit-remaining-off-by-one")) remaining = Math.min(decision.limit, remaining + 1);
+  if (state.defects.on("rate-limit-remaining-is-limit")) remaining = decision.limit;
+  if (state.defects.on("rate-limit-remaining-per-endpoint"))
+    remaining = endpointRemaining(state, decision, bucket, endpoint);
+  const stale = state.defects.on("rate-limit-limit-flaps") && limitAnswers++ % 2 === 1;
   return {
-    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Limit": String(stale ? decision.limit + 100 : decision.limit),
     "X-RateLimit-Remaining": String(remaining),
     "X-RateLimit-Reset": resetValue(state, decision, now),
   };
@@ -279,14 +311,15 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
           (BOOKING_ENDPOINTS.has(described.endpoint) && state.defects.on("rate-limit-counts-bookings"));
         if (counted) {
           const now = Date.now();
-          const decision = await consumeAllowance(state, rateBucket(state, partner, described.endpoint));
+          const bucket = rateBucket(state, partner, described.endpoint);
+          const decision = await consumeAllowance(state, bucket);
           if (!decision.allowed) {
             reply = tooManyRequests(state, decision, now, path, method);
             metrics.request(routeName, reply.status);
             send(res, reply);
             return;
           }
-          extraHeaders = rateHeaders(state, decision, now);
+          extraHeaders = rateHeaders(state, decision, now, bucket, described.endpoint);
         }
         if (state.defects.on("soak-memory-leak")) leakPerRequest(path);
         if (state.defects.on("soak-slowdown")) await delay(slowdownMs());

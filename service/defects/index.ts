@@ -15,9 +15,12 @@ import bookingOversellRace from "./booking-oversell-race.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
+import rateLimitLimitFlaps from "./rate-limit-limit-flaps.ts";
 import rateLimitMissingRetryAfter from "./rate-limit-missing-retry-after.ts";
 import rateLimitPerEndpoint from "./rate-limit-per-endpoint.ts";
+import rateLimitRemainingIsLimit from "./rate-limit-remaining-is-limit.ts";
 import rateLimitRemainingOffByOne from "./rate-limit-remaining-off-by-one.ts";
+import rateLimitRemainingPerEndpoint from "./rate-limit-remaining-per-endpoint.ts";
 import rateLimitResetMs from "./rate-limit-reset-ms.ts";
 import rateLimitResetRelative from "./rate-limit-reset-relative.ts";
 import rateLimitRetryAfterMs from "./rate-limit-retry-after-ms.ts";
@@ -54,9 +57,12 @@ export const DEFECTS = [
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,
+  rateLimitLimitFlaps,
   rateLimitMissingRetryAfter,
   rateLimitPerEndpoint,
+  rateLimitRemainingIsLimit,
   rateLimitRemainingOffByOne,
+  rateLimitRemainingPerEndpoint,
   rateLimitResetMs,
   rateLimitResetRelative,
   rateLimitRetryAfterMs,

@@ -134,6 +134,7 @@ describe("checks", () => {
     expect(checkResponse(res)).toBe(true);
     expect(k6State.checks.map((c) => c.name)).toEqual([
       "productTypes: rate-limit headers",
+      "rate-limit: X-RateLimit-Remaining below the limit on a 200",
       "productTypes: status 200",
       "productTypes: list envelope with links",
       "productTypes: keys match the spec",
@@ -241,6 +242,9 @@ describe("key sets", () => {
     expect(checkResponse(client.listProductTypes("u"))).toBe(false);
     expect(k6State.checks.map((c) => [c.name, c.ok])).toEqual([
       ["productTypes: rate-limit headers", true],
+      ["rate-limit: X-RateLimit-Limit constant per key", true],
+      ["rate-limit: X-RateLimit-Remaining below the limit on a 200", true],
+      ["rate-limit: X-RateLimit-Remaining never rises within a window", true],
       ["productTypes: status 200", true],
       ["productTypes: list envelope with links", false],
     ]);
