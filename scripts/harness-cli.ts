@@ -543,6 +543,40 @@ program
   });
 
 program
+  .command("hooks")
+  .description("the test hooks (control API) of a deployment")
+  .command("check")
+  .description("verify a deployment's required test hooks by their effects through the public API (table; exit 0/1)")
+  .addOption(new Option("--base-url <url>", "the partner API's base URL").env("HARNESS_BASE_URL"))
+  .addOption(new Option("--control-url <url>", "the control API's URL").env("HARNESS_CONTROL_URL"))
+  .addOption(new Option("--control-token <token>", "the control API's token").env("HARNESS_CONTROL_TOKEN"))
+  .addOption(
+    new Option("--keys <file>", "API keys the deployment knows (JSON array or one per line)").env("HARNESS_KEYS"),
+  )
+  .addOption(
+    new Option("--webhook-listen <host:port>", "where the check's webhook receiver listens")
+      .default("127.0.0.1:0")
+      .env("HARNESS_WEBHOOK_LISTEN"),
+  )
+  .addOption(
+    new Option("--webhook-url <url>", "the URL the service must call for the receiver (an ingress in front of it)").env(
+      "HARNESS_WEBHOOK_URL",
+    ),
+  )
+  .addOption(
+    new Option("--delivery-timeout <seconds>", "how long a webhook delivery may take to arrive")
+      .argParser(nonNegativeNumber)
+      .default(10),
+  )
+  .action(async (flags: import("../lib/harness/hooks/hooks-command.ts").HooksCheckFlags) => {
+    // Loaded here, not at the top: only this command needs the hooks check (and its validator).
+    const { runHooksCheck } = await import("../lib/harness/hooks/hooks-command.ts");
+    process.exitCode = await runHooksCheck(flags, (line) => {
+      console.log(line);
+    });
+  });
+
+program
   .command("list")
   .description("list scenarios and load profiles")
   .action(async () => {

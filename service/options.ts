@@ -3,7 +3,13 @@
  * Bad values raise OptionsError, whose message is the one line the process prints before exiting with code 2.
  */
 import { parseArgs } from "node:util";
-import { RATE_LIMIT, RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm } from "../lib/contract/index.ts";
+import {
+  RATE_LIMIT,
+  RATE_LIMIT_ALGORITHMS,
+  TEST_HOOK_NAMES,
+  type RateLimitAlgorithm,
+  type TestHookName,
+} from "../lib/contract/index.ts";
 import { DEFECT_NAMES, isDefectName, type DefectName } from "./defects/index.ts";
 
 /** `all`: every control path of the reference service; `required`: only the hooks decisions.md requires. */
@@ -32,6 +38,8 @@ export interface ServiceOptions {
   keyPrefix: string;
   /** Where to write the seeded keys at start (JSON `{keys, alternatives}`), or null for nowhere. */
   keysFile: string | null;
+  /** Hooks that answer 404 as if the service lacked them: proves `harness hooks check` names a missing hook. */
+  disabledHooks: TestHookName[];
 }
 
 export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
@@ -49,6 +57,7 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   hooks: "all",
   keyPrefix: DEFAULT_KEY_PREFIX,
   keysFile: null,
+  disabledHooks: [],
 };
 
 export const MAX_PRODUCTS = 100_000;
@@ -80,6 +89,7 @@ const FLAGS = {
   hooks: "hooks",
   keyPrefix: "key-prefix",
   keysFile: "keys-file",
+  disabledHooks: "disable-hook",
 } as const satisfies Record<keyof ServiceOptions, string>;
 
 type OptionKey = keyof typeof FLAGS;
@@ -176,6 +186,20 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
     o.keyPrefix = raw.keyPrefix;
   }
   if (raw.keysFile !== undefined) o.keysFile = nonEmpty(FLAGS.keysFile, raw.keysFile, "/tmp/keys.json");
+  if (raw.disabledHooks !== undefined) {
+    const names = raw.disabledHooks
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+    const unknown = names.find((n) => !(TEST_HOOK_NAMES as readonly string[]).includes(n));
+    if (unknown !== undefined) {
+      throw new OptionsError(
+        `--disable-hook names an unknown hook "${unknown}"`,
+        `use comma-separated names from: ${TEST_HOOK_NAMES.join(", ")}`,
+      );
+    }
+    o.disabledHooks = names as TestHookName[];
+  }
   return o;
 }
 

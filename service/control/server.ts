@@ -22,6 +22,7 @@ import type { FaultConfig, FaultRule, ServiceState } from "../state.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
 import { answeredMethods } from "./hook-mode.ts";
+import { hookOf } from "../../lib/contract/hook-of.ts";
 import { TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
 import { testHooksDocumentReply } from "../openapi.ts";
 
@@ -213,6 +214,12 @@ export function createControlHandler(state: ServiceState, metrics: Metrics, toke
     try {
       if (req.headers["x-control-token"] !== token) {
         throw new HttpError(401, ERROR_CODES.unauthorized, "The X-Control-Token header is missing or wrong.");
+      }
+      // --disable-hook: the hook answers exactly what a path the service lacks answers.
+      const disabled = state.options.disabledHooks;
+      const hook = disabled.length === 0 ? undefined : hookOf(method, path);
+      if (hook !== undefined && disabled.includes(hook)) {
+        throw new HttpError(404, ERROR_CODES.notFound, `No control resource at ${path}.`);
       }
       const mode = state.options.hooks;
       if (path === "/metrics" && method === "GET" && answeredMethods(mode, path, ["GET"]).length > 0) {
