@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useMswServer } from "./msw-server.ts";
 import { hookOf } from "../../lib/contract/hook-of.ts";
 import {
   HookAnswerError,
@@ -28,16 +28,7 @@ function notFound(path: string) {
 }
 
 describe("HooksClient", () => {
-  const server = setupServer();
-  beforeAll(() => {
-    server.listen({ onUnhandledFrame: "error" });
-  });
-  afterEach(() => {
-    server.resetHandlers();
-  });
-  afterAll(() => {
-    server.close();
-  });
+  const server = useMswServer();
 
   it("should fill the hook's path template and query from the table and send the control token", async () => {
     const seen: { url: string; token: string | null; body: unknown }[] = [];

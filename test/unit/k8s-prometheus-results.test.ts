@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useMswServer } from "./msw-server.ts";
 import {
   prometheusApi,
   readPrometheusResults,
@@ -113,16 +113,7 @@ describe("readPrometheusResults", () => {
 });
 
 describe("prometheusApi", () => {
-  const server = setupServer();
-  beforeAll(() => {
-    server.listen({ onUnhandledFrame: "error" });
-  });
-  afterEach(() => {
-    server.resetHandlers();
-  });
-  afterAll(() => {
-    server.close();
-  });
+  const server = useMswServer();
 
   it("should say what answered when the URL is not a Prometheus API", async () => {
     server.use(http.get("http://prometheus.test/api/v1/query", () => HttpResponse.text("<html>", { status: 404 })));

@@ -1,10 +1,10 @@
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Registry } from "prom-client";
 import { RunMetrics } from "../../lib/harness/reports/run-metrics.ts";
 import { exportMetrics, pushGroupProblem, pushGrouping } from "../../lib/harness/reports/push-to-gateway.ts";
 import { failingSummary } from "./report-fixtures.ts";
+import { useMswServer } from "./msw-server.ts";
 
 function registry(scenarios = ["partner-mix", "webhooks"]): Registry {
   const summary = failingSummary();
@@ -13,16 +13,7 @@ function registry(scenarios = ["partner-mix", "webhooks"]): Registry {
 }
 
 describe("Pushgateway grouping", () => {
-  const server = setupServer();
-  beforeAll(() => {
-    server.listen({ onUnhandledFrame: "error" });
-  });
-  afterEach(() => {
-    server.resetHandlers();
-  });
-  afterAll(() => {
-    server.close();
-  });
+  const server = useMswServer();
 
   it("should group by what identifies the job, never by run id", async () => {
     expect(await pushGrouping(registry(), undefined)).toEqual({ scenarios: "partner-mix,webhooks", target: "url" });
