@@ -46,9 +46,19 @@ export function wrk(url: string, script: string, seconds: number): WrkResult {
     encoding: "utf8",
     timeout: (seconds + 30) * 1000,
   });
-  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
+  if (out.status !== 0) {
+    throw new Error(
+      `Failed to run wrk on ${url}: it exited ${String(out.status ?? out.signal ?? out.error?.message)}: ${out.stderr.trim()}. Please run \`${WRK} -t1 -c${String(WRK_CONNECTIONS)} -d${String(seconds)}s ${url}\` by hand to see why.`,
+    );
+  }
   const text = out.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? "NaN");
+  // A figure divided by NaN or 0 would print as a result: no answered request is a failed measurement.
+  if (!(rps > 0)) {
+    throw new Error(
+      `Failed to measure a peak with wrk on ${url}: it reported no requests per second:\n${text.trim()}\nPlease check that the service answers there.`,
+    );
+  }
   const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(text)?.[1] ?? "");
   const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(text)?.[1] ?? "");
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? "0");

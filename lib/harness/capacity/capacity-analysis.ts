@@ -79,8 +79,9 @@ export interface CapacityAnalysis {
   usl: UslFit | undefined;
   kneeBoundBy: KneeBound;
   /**
-   * --capacity-rates for a second run that pins the knee down: from the knee to the first failed step above it,
-   * 8 steps (each ~5-10% above the last for typical gaps).
+   * --capacity-rates for a second run that pins the knee down: from the knee to the first step above it that the
+   * service failed, 8 steps (each ~5-10% above the last for typical gaps); undefined when no step above failed on the
+   * service (every step passed, or k6 fell behind on each).
    */
   refineRates: string | undefined;
 }
@@ -165,13 +166,15 @@ function kneeBound(steps: readonly StepFigures[], knee: StepFigures | undefined)
 }
 
 /**
- * A range for --capacity-rates: from the knee to the first step above it that the service failed (a step k6 could not
- * drive says nothing about the service); when every step above failed on the generator, to the next one.
+ * A range for --capacity-rates: from the knee to the first step above it that the service failed. A step k6 could not
+ * drive says nothing about the service, so it does not end the range (a stall of k6 between the knee and the service's
+ * failure is skipped over). When no step above failed on the service, none is proposed: a finer run between the knee
+ * and a generator-bound step only finds again where k6 falls behind, every step dropping iterations; the knee's
+ * bound says what to change instead.
  */
 function refineRates(steps: readonly StepFigures[], knee: StepFigures | undefined): string | undefined {
   if (!knee) return undefined;
-  const above = steps.filter((s) => s.offeredPerSecond > knee.offeredPerSecond);
-  const upper = above.find((s) => !s.withinSlo && !s.generatorBound) ?? above[0];
+  const upper = steps.find((s) => s.offeredPerSecond > knee.offeredPerSecond && !s.withinSlo && !s.generatorBound);
   if (!upper || upper.offeredPerSecond - knee.offeredPerSecond < 8) return undefined;
   return `${String(knee.offeredPerSecond)}-${String(upper.offeredPerSecond)}/8`;
 }
