@@ -8,7 +8,9 @@
  *   logged as an observation (ALTERNATIVES_OBSERVATION_MARKER) and judged by the harness, which sets aside the
  *   discrepancies a churn change (churn.jsonl) could explain: data flows one way, scenario -> log -> harness;
  * - a suggested alternative is confirmed after a fresh single-date check (rule 8).
- * Needs ATD_CONTROL_URL/ATD_CONTROL_TOKEN (the harness passes them when the target has a control API).
+ * Needs only the required test hooks (ATD_CONTROL_URL/ATD_CONTROL_TOKEN, passed by the harness): it switches the
+ * feature on for the run's first key and off for its second (PUT /__control/partners/{apiKey}), and finds its product
+ * types by walking the public catalogue (or takes churn's, ATD_HOT_SET).
  */
-export { options, setup, default } from "../lib/k6/alternatives/scenario.ts";
+export { options, setup, teardown, default } from "../lib/k6/alternatives/scenario.ts";
 export { handleSummary } from "../lib/k6/summary.ts";

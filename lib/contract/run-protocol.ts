@@ -28,6 +28,11 @@ export const K6_ENV = {
   /** The control API, for scenarios that drive the clock and the catalogue themselves (scenarios/webhooks.ts). */
   controlUrl: "ATD_CONTROL_URL",
   controlToken: "ATD_CONTROL_TOKEN",
+  /**
+   * The product types churn changes (JSON, lib/k6/alternatives/hot-set.ts), so the alternatives scenario works on
+   * exactly those: discovered once by the churn extension, before its first change could hide one from a second walk.
+   */
+  hotSet: "ATD_HOT_SET",
 } as const;
 
 /** A failed check logs `<marker>{"check": name, "problem": text}` once per distinct problem per VU. */
@@ -54,6 +59,28 @@ export interface ExpectationRecord {
   key?: number;
   /** For booking_status_updated: the status the booking must have in the event. */
   status?: string;
+}
+
+/**
+ * A test hook that is not usable (missing, token refused, no answer) ends a k6 scenario: the scenario logs
+ * `<marker>{HookFailure}` before it throws, and the harness maps it to exit 2 or 3 with a message naming the hook,
+ * by these fields, never by the error's text.
+ */
+export const HOOK_FAILURE_MARKER = "atd-hook-failed ";
+
+export interface HookFailure {
+  /** The name of the hook in TEST_HOOKS. */
+  hook: string;
+  level: "required" | "reference";
+  method: string;
+  /** The path called, query left out. */
+  path: string;
+  /** The HTTP status; 0 when the control listener gave no answer. */
+  status: number;
+  /** `error.code` of the answer's error envelope, when it had one. */
+  code?: string;
+  /** What the scenario was doing ("set up the alternatives scenario"). */
+  during: string;
 }
 
 /** A check may log what it observed, `<marker>{"check": name, "observed": text}`, once per check per VU. */

@@ -13,6 +13,9 @@ import { capacityScenario, parseCapacityRates, profileNamed } from "../k6/profil
 import { bundleScenarios } from "./bundle.ts";
 import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
+import { HOOK_ABSENT_STATUSES } from "../contract/hook-failure.ts";
+import { describeHookFailure, harnessErrorOf, hookFailuresExitCode, parseHookFailures } from "./hook-failures.ts";
+import { HookStatusError } from "./hooks/hooks-client.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6, type K6RunRequest } from "./k6-runner.ts";
 import { runK6Segments } from "./segments/run-segments.ts";
@@ -175,7 +178,20 @@ async function apiKeysFor(request: RunRequest, target: StartedTarget): Promise<s
       EXIT.usage,
     );
   }
-  const keys = (await target.control.partners()).map((p) => p.apiKey);
+  let partners: { apiKey: string }[];
+  try {
+    partners = await target.control.partners();
+  } catch (error) {
+    // Listing partners is an optional hook of the reference service: a service without it needs --keys.
+    if (error instanceof HookStatusError && HOOK_ABSENT_STATUSES.includes(error.status)) {
+      throw new HarnessError(
+        `Failed to pick API keys: the target's control API does not list its partners (GET /__control/partners, an optional hook, answered ${error.status}). Please pass --keys <file>.`,
+        EXIT.usage,
+      );
+    }
+    throw harnessErrorOf(error, "pick API keys");
+  }
+  const keys = partners.map((p) => p.apiKey);
   if (keys.length === 0) throw new HarnessError("Failed to pick API keys: the service lists no partner.", EXIT.target);
   return keys;
 }
@@ -369,6 +385,9 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       finishedAt: Date.now(),
     };
     scenarioVerdicts.push(...results.map((r) => r.verdict));
+    // A scenario ended by a hook it could not use: the target lacks it or refused the token (exit 3 or 2, not 1).
+    const hookFailures = results.flatMap((r) => parseHookFailures(r.log));
+    errors.push(...hookFailures.map(describeHookFailure));
 
     phase = "collect the verdicts";
     request.say("▸ collect");
@@ -389,6 +408,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     if (death) exitCode = EXIT.target;
     // A judge that crashed leaves the verdict incomplete: the harness failed, whatever the others found.
     else if (judgeCrashed) exitCode = EXIT.harness;
+    else if (hookFailures.length > 0) exitCode = hookFailuresExitCode(hookFailures);
     else if (
       scenarioVerdicts.some((v) => v.verdict === "fail") ||
       extensionVerdicts.some((v) => v.verdict === "fail") ||

@@ -151,7 +151,7 @@ describe("a crash never loses the run", () => {
       expect(result.exitCode, result.output).toBe(4);
       expect(result.summary?.exitCode).toBe(4);
       expect(result.summary?.errors).toEqual([
-        `Failed to pick the API keys: control API GET /__control/partners answered 500: database is down. Please report this harness failure with ${HARNESS_ERROR_LOG} from the run directory.`,
+        `Failed to pick the API keys: control API GET ${url}/__control/partners (partners) answered 500: database is down. Please report this harness failure with ${HARNESS_ERROR_LOG} from the run directory.`,
       ]);
       const junit = await readFile(path.join(result.runDir ?? "", "junit.xml"), "utf8");
       expect(junit).toMatch(/<error message="Failed to pick the API keys: control API GET/);

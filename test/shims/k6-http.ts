@@ -29,6 +29,11 @@ function request(method: string, url: string, body: string | null, params: ShimP
   return { ...res, url, json };
 }
 
+/** http.batch with request objects, answered in order (k6 sends them at once; the shim one after another). */
+function batch(requests: { method: string; url: string; body?: string | null; params?: ShimParams }[]) {
+  return requests.map((r) => request(r.method, r.url, r.body ?? null, r.params));
+}
+
 function expectedStatuses(...args: unknown[]): unknown {
   return args;
 }
@@ -37,4 +42,4 @@ function setResponseCallback(_callback: unknown): void {
   // The shim has no http_req_failed metric to feed.
 }
 
-export default { request, expectedStatuses, setResponseCallback };
+export default { request, batch, expectedStatuses, setResponseCallback };

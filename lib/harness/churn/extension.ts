@@ -2,6 +2,9 @@
  * The churn driver as a run extension: from k6's start to its end it applies the seeded schedule (schedule.ts) to
  * the hot set through the control API, undoes each change after its hold time, and logs every change with its
  * times to <run dir>/churn.jsonl. At the end it undoes whatever is still pending, so the target is left as found.
+ * It uses only the required hooks: the hot set is discovered by walking the public catalogue (the reference
+ * service's discovery hook is a shortcut when it answers) before the first change, and handed to the alternatives
+ * scenario (ATD_HOT_SET), so both work on the same types even when a change hides one from a later walk.
  *
  * Black-box mode: a target without a control API cannot be churned from the supplier's side; there churn would come
  * from competing bookings through the public API by a separate key, selling slots out. That mode is selected and
@@ -11,9 +14,11 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRecord, todayUtc } from "../../contract/index.ts";
-import { hotSet, parseControlProductTypes, type ControlProductType } from "../../k6/alternatives/hot-set.ts";
-import type { ControlClient } from "../control-client.ts";
+import { HOT_SET_WALK, pickHotSet, type ControlProductType } from "../../k6/alternatives/hot-set.ts";
+import { discoverProductTypes } from "../discover-product-types.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { harnessErrorOf } from "../hook-failures.ts";
+import { HookAnswerError, HookStatusError, type HooksClient } from "../hooks/hooks-client.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -49,13 +54,32 @@ interface Pending {
   slots: SlotState[];
 }
 
+export interface ChurnTargets {
+  targets: ControlProductType[];
+  today: string;
+  /** How the hot set was found: the discovery hook or the public catalogue walk. */
+  via: string;
+}
+
 export async function discoverTargets(
-  control: ControlClient,
-): Promise<{ targets: ControlProductType[]; today: string }> {
-  const list = await control.request<{ data: unknown }>("GET", "/__control/product-types?limit=1000");
-  const clock = await control.request<{ data: unknown }>("GET", "/__control/clock").catch(() => ({ data: undefined }));
-  const nowMs = isRecord(clock.data) && typeof clock.data.nowMs === "number" ? clock.data.nowMs : Date.now();
-  return { targets: hotSet(parseControlProductTypes(list.data)), today: todayUtc(nowMs) };
+  control: HooksClient,
+  apiUrl: string,
+  keys: readonly string[],
+): Promise<ChurnTargets> {
+  const discovered = await discoverProductTypes(control, apiUrl, keys, HOT_SET_WALK);
+  const clock = await control.clock();
+  return { targets: pickHotSet(discovered.candidates), today: todayUtc(clock.nowMs), via: discovered.via };
+}
+
+/**
+ * The supplier's seats of a slot as the inventory hook tells them: `supply` where the service gives it (a
+ * reference-only field), else `remaining` plus the seats `held` where given. Without either extra, a restore puts back
+ * what a new booking could take, so the seats held by reservations at the time are lost to the slot (the
+ * alternatives judge sets such discrepancies aside as churn-explained).
+ */
+export function supplyOf(slot: Record<string, unknown>): number {
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  return n(slot.supply) ?? (n(slot.remaining) ?? 0) + (n(slot.held) ?? 0);
 }
 
 export class ChurnExtension implements RunExtension {
@@ -63,7 +87,7 @@ export class ChurnExtension implements RunExtension {
   readonly #options: ChurnOptions;
   #config: ChurnConfig = DEFAULT_CHURN;
   #mode: ChurnMode = "control";
-  #control: ControlClient | undefined;
+  #control: HooksClient | undefined;
   #log: WriteStream | undefined;
   #stopping = new AbortController();
   #loop: Promise<void> | undefined;
@@ -93,15 +117,21 @@ export class ChurnExtension implements RunExtension {
       return {};
     }
     this.#control = control;
-    const { targets, today } = await discoverTargets(control);
+    let found: ChurnTargets;
+    try {
+      found = await discoverTargets(control, ctx.target.apiUrl, ctx.keys);
+    } catch (error) {
+      throw harnessErrorOf(error, "find the product types to churn");
+    }
+    const { targets, today } = found;
     this.#targets = targets.length;
     const schedule = churnSchedule(ctx.seed, this.#config, targets, today, { untilMs: MAX_DRIVER_MS });
     this.#log = createWriteStream(path.join(ctx.runDir, CHURN_LOG), { flags: "a" });
     ctx.say(
-      `  churn: ${this.#config.ratePerSecond}/s over ${targets.length} product types (seed ${ctx.seed}), log ${CHURN_LOG}`,
+      `  churn: ${this.#config.ratePerSecond}/s over ${targets.length} product types (${found.via}, seed ${ctx.seed}), log ${CHURN_LOG}`,
     );
     this.#loop = this.#run(schedule);
-    return { k6Settings: { controlUrl: control.url, controlToken: control.token } };
+    return { k6Settings: { controlUrl: control.url, controlToken: control.token, hotSet: JSON.stringify(targets) } };
   }
 
   async #run(schedule: readonly ChurnChange[]): Promise<void> {
@@ -130,13 +160,13 @@ export class ChurnExtension implements RunExtension {
     for (const p of due) await this.#restore(p);
   }
 
-  async #send(method: string, url: string, body: unknown): Promise<number> {
+  /** Sends one change; its status (0: no answer, or an error of the harness's own). */
+  async #send(change: () => Promise<unknown>): Promise<number> {
     try {
-      await (this.#control as ControlClient).request(method, url, body);
+      await change();
       return 200;
     } catch (error) {
-      const status = /answered (\d+)/.exec(error instanceof Error ? error.message : "")?.[1];
-      return status ? Number(status) : 0;
+      return error instanceof HookStatusError || error instanceof HookAnswerError ? error.status : 0;
     }
   }
 
@@ -152,20 +182,17 @@ export class ChurnExtension implements RunExtension {
   async #slots(change: ChurnChange): Promise<SlotState[]> {
     const { date } = change;
     if (date === undefined) return [];
-    const truth = await (this.#control as ControlClient).request<{ data: unknown }>(
-      "GET",
-      `/__control/inventory/${change.productTypeUuid}?date_start=${date}&date_end=${date}`,
-    );
-    const day = isRecord(truth.data) && Array.isArray(truth.data.days) ? (truth.data.days[0] as unknown) : undefined;
+    const truth = await (this.#control as HooksClient).inventory(change.productTypeUuid, date, date);
+    const day: unknown = truth.days[0];
     if (!isRecord(day)) return [];
     const caps = (v: unknown) => (isRecord(v) ? (v as Record<string, number>) : null);
     if (Array.isArray(day.timeslots)) {
       return day.timeslots
         .filter(isRecord)
         .filter((t) => change.kind === "sell-out-date" || t.timeslot === change.timeslot)
-        .map((t) => ({ timeslot: String(t.timeslot), supply: Number(t.supply) || 0, caps: caps(t.caps) }));
+        .map((t) => ({ timeslot: String(t.timeslot), supply: supplyOf(t), caps: caps(t.caps) }));
     }
-    return [{ supply: Number(day.supply) || 0, caps: caps(day.caps) }];
+    return [{ supply: supplyOf(day), caps: caps(day.caps) }];
   }
 
   async #apply(change: ChurnChange): Promise<void> {
@@ -178,16 +205,19 @@ export class ChurnExtension implements RunExtension {
     let status = 200;
     let set: unknown;
     let slots: SlotState[] = [];
-    const pt = `/__control/product-types/${change.productTypeUuid}`;
+    const control = this.#control as HooksClient;
+    const pt = change.productTypeUuid;
     if (change.kind === "unavailable") {
-      set = { available: false };
-      status = await this.#send("PUT", pt, set);
+      const body = { available: false };
+      set = body;
+      status = await this.#send(() => control.changeProductType(pt, body));
     } else if (change.kind === "content") {
-      set = { description: `Churned content #${change.seq} of seed ${this.#seed}.` };
-      status = await this.#send("PUT", pt, set);
+      const body = { description: `Churned content #${change.seq} of seed ${this.#seed}.` };
+      set = body;
+      status = await this.#send(() => control.changeProductType(pt, body));
     } else {
       slots = await this.#slots(change).catch(() => []);
-      const url = `/__control/inventory/${change.productTypeUuid}/${change.date ?? ""}`;
+      const date = change.date ?? "";
       const bodies = slots.map((s) => {
         const ts = s.timeslot === undefined ? {} : { timeslot: s.timeslot };
         if (change.kind === "capacity-cut")
@@ -200,7 +230,8 @@ export class ChurnExtension implements RunExtension {
       });
       set = bodies;
       if (bodies.length === 0) status = 0;
-      for (const body of bodies) status = Math.max(status, await this.#send("PUT", url, body));
+      for (const body of bodies)
+        status = Math.max(status, await this.#send(() => control.setInventory(pt, date, body)));
     }
     this.#write({ ...base, phase: "apply", ...where, at, doneAt: Date.now(), status, set });
     this.#applied.set(change.kind, (this.#applied.get(change.kind) ?? 0) + 1);
@@ -212,17 +243,21 @@ export class ChurnExtension implements RunExtension {
     const at = Date.now();
     let status = 200;
     let set: unknown;
+    const control = this.#control as HooksClient;
+    const pt = change.productTypeUuid;
     if (change.kind === "unavailable") {
-      set = { available: true };
-      status = await this.#send("PUT", `/__control/product-types/${change.productTypeUuid}`, set);
+      const body = { available: true };
+      set = body;
+      status = await this.#send(() => control.changeProductType(pt, body));
     } else {
-      const url = `/__control/inventory/${change.productTypeUuid}/${change.date ?? ""}`;
+      const date = change.date ?? "";
       const bodies = p.slots.map((s) => ({
         ...(s.timeslot === undefined ? {} : { timeslot: s.timeslot }),
         ...(change.kind === "caps" ? { caps: s.caps } : { remaining: s.supply }),
       }));
       set = bodies;
-      for (const body of bodies) status = Math.max(status, await this.#send("PUT", url, body));
+      for (const body of bodies)
+        status = Math.max(status, await this.#send(() => control.setInventory(pt, date, body)));
     }
     this.#restored++;
     this.#write({

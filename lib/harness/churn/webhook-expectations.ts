@@ -8,7 +8,7 @@
  * product_type_available, each only when the product type's availability really changes: an undo sets the type
  * available even while another withdrawal of it is pending, and that one's undo then emits nothing.
  * Seat, cap and sell-out changes emit nothing. Catalogue events go to every partner with a webhook URL, so the
- * expectations name no key. Every hot-set type starts available (hotSet() picks available ones) and only the driver
+ * expectations name no key. Every hot-set type starts available (pickHotSet() picks available ones) and only the driver
  * changes it. A change the control API did not accept (status other than 200) is taken as not made: the churn check
  * already fails the run for it.
  */

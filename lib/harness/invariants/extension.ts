@@ -2,7 +2,8 @@
  * The invariants checker as a run extension: hands the scenario the control API, and after k6 reads the scenario's
  * history from its log and checks it (history.ts). Expiry needs five days to pass, which would break every other
  * scenario's reservations mid-run, so it is checked here, after k6: the reservations the scenario left alone are
- * read, the clock is moved 5 days and an hour, and each must be `expired` with its seats no longer held.
+ * read, the clock is moved 5 days and an hour, and each must be `expired` with its seats given back: the slot's
+ * `remaining` (the inventory hook's required field) is up by the booking's seats.
  */
 import {
   HEADERS,
@@ -11,8 +12,8 @@ import {
   isRecord,
   type OperationRecord,
 } from "../../contract/index.ts";
-import type { ControlClient } from "../control-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import type { HooksClient } from "../hooks/hooks-client.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -36,14 +37,11 @@ export function parseOperations(log: string): OperationRecord[] {
   ) as unknown as OperationRecord[];
 }
 
-async function heldOf(control: ControlClient, slot: string): Promise<number | undefined> {
+/** The seats a new booking can take on the slot ("<product type>/<date>"), as the inventory hook says. */
+async function remainingOf(control: HooksClient, slot: string): Promise<number | undefined> {
   const [pt, date] = slot.split("/");
-  const res = await control.request<{ data: unknown }>(
-    "GET",
-    `/__control/inventory/${pt ?? ""}?date_start=${date ?? ""}&date_end=${date ?? ""}`,
-  );
-  const day = isRecord(res.data) && Array.isArray(res.data.days) ? (res.data.days[0] as unknown) : undefined;
-  return isRecord(day) && typeof day.held === "number" ? day.held : undefined;
+  const truth = await control.inventory(pt ?? "", date ?? "", date ?? "");
+  return truth.days[0]?.remaining;
 }
 
 async function bookingStatus(apiUrl: string, apiKey: string, uuid: string): Promise<string> {
@@ -77,18 +75,18 @@ export class InvariantsExtension implements RunExtension {
     if (!control || candidates.length === 0) return [];
     const keys = partitionKeys(ctx.scenarios, ctx.keys).get(INVARIANTS_SCENARIO) ?? [];
     try {
-      const before = await Promise.all(candidates.map((c) => heldOf(control, c.slot)));
-      await control.request("POST", "/__control/clock", { advanceSeconds: CLOCK_STEP_SECONDS });
+      const before = await Promise.all(candidates.map((c) => remainingOf(control, c.slot)));
+      await control.advanceClock(CLOCK_STEP_SECONDS);
       for (const [i, c] of candidates.entries()) {
         const status = await bookingStatus(ctx.target.apiUrl, keys[c.key] ?? "", c.booking ?? "");
-        const after = await heldOf(control, c.slot);
-        const held = before[i];
-        const released = held !== undefined && after !== undefined && after === held - (c.qty ?? 1);
-        if (status === "expired" && released) tallies.expiry.passes++;
+        const after = await remainingOf(control, c.slot);
+        const left = before[i];
+        const expected = left === undefined ? undefined : left + (c.qty ?? 1);
+        if (status === "expired" && after !== undefined && after === expected) tallies.expiry.passes++;
         else {
           fail(
             tallies.expiry,
-            `${c.booking ?? ""}: after ${CLOCK_STEP_SECONDS} s status ${status}, seats held on ${c.slot} ${String(held)} -> ${String(after)} (expected ${held === undefined ? "?" : held - (c.qty ?? 1)})`,
+            `${c.booking ?? ""}: after ${CLOCK_STEP_SECONDS} s status ${status}, seats remaining on ${c.slot} ${String(left)} -> ${String(after)} (expected ${String(expected)})`,
           );
         }
       }

@@ -11,12 +11,13 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { RESERVED_BOOKING_LIFETIME_SECONDS, isRecord } from "../../contract/index.ts";
+import { RESERVED_BOOKING_LIFETIME_SECONDS } from "../../contract/index.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
 import { churnExpectations } from "../churn/webhook-expectations.ts";
-import type { ControlClient } from "../control-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { harnessErrorOf } from "../hook-failures.ts";
+import type { HooksClient } from "../hooks/hooks-client.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -95,7 +96,7 @@ export class WebhookSinkExtension implements RunExtension {
   readonly needsControl = true;
   readonly #options: WebhookExtensionOptions;
   #sink: WebhookSink | undefined;
-  #control: ControlClient | undefined;
+  #control: HooksClient | undefined;
   #keys: readonly string[] = [];
   #timeScale = 1;
   #slo: SloTable = DEFAULT_SLO;
@@ -115,7 +116,9 @@ export class WebhookSinkExtension implements RunExtension {
     }
     this.#control = control;
     this.#slo = await readSlo(this.#options.sloFile);
-    this.#timeScale = await this.#readTimeScale();
+    this.#timeScale = await this.#readTimeScale().catch((error: unknown) => {
+      throw harnessErrorOf(error, "start the webhook sink");
+    });
     this.#keys = ctx.keys;
     const share = this.#options.misbehaveShare;
     this.#misbehaviour =
@@ -143,16 +146,10 @@ export class WebhookSinkExtension implements RunExtension {
       await inBatches(indexes, 8, async (i) => {
         const secret = newWebhookSecret();
         sink.addEndpoint(i, secret);
-        await control.request("PUT", `/__control/partners/${encodeURIComponent(ctx.keys[i] ?? "")}`, {
-          webhookUrl: sink.endpointUrl(i),
-          webhookSecret: secret,
-        });
+        await control.setPartner(ctx.keys[i] ?? "", { webhookUrl: sink.endpointUrl(i), webhookSecret: secret });
       });
     } catch (error) {
-      throw new HarnessError(
-        `Failed to register the webhook sink with the service: ${error instanceof Error ? error.message : String(error)}. Please check the control API.`,
-        EXIT.target,
-      );
+      throw harnessErrorOf(error, "register the webhook sink with the service");
     }
     return { k6Settings: { recordExpectations: "1", controlUrl: control.url, controlToken: control.token } };
   }
@@ -173,7 +170,7 @@ export class WebhookSinkExtension implements RunExtension {
     if (reserved.length > 0 || awaitsServiceDecision(expectations)) {
       const at = monotonicNow();
       try {
-        await control.request("POST", "/__control/clock", { advanceSeconds: RESERVED_BOOKING_LIFETIME_SECONDS + 60 });
+        await control.advanceClock(RESERVED_BOOKING_LIFETIME_SECONDS + 60);
         for (const b of reserved) {
           expectations.push({
             type: "booking_status_updated",
@@ -226,19 +223,14 @@ export class WebhookSinkExtension implements RunExtension {
     if (sink === undefined) return;
     if (control !== undefined) {
       // Best effort: a deployment that outlives the run should not keep calling a closed port.
-      await inBatches(this.#keys, 8, (key) =>
-        control
-          .request("PUT", `/__control/partners/${encodeURIComponent(key)}`, { webhookUrl: null })
-          .catch(() => undefined),
-      );
+      await inBatches(this.#keys, 8, (key) => control.setPartner(key, { webhookUrl: null }).catch(() => undefined));
     }
     await sink.close();
   }
 
   async #readTimeScale(): Promise<number> {
-    const clock = await (this.#control as ControlClient).request<unknown>("GET", "/__control/clock");
-    const data = isRecord(clock) && isRecord(clock.data) ? clock.data : clock;
-    return isRecord(data) && typeof data.timeScale === "number" && data.timeScale > 0 ? data.timeScale : 1;
+    const clock = await (this.#control as HooksClient).clock();
+    return clock.timeScale > 0 ? clock.timeScale : 1;
   }
 
   /**

@@ -109,12 +109,21 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
     );
   }
   if (options.expectAllKinds) {
+    // A kind is triggered when the run expected one (recorded or derived); one never triggered did not fail to
+    // arrive: the scenario did not get to cause it (a setup that failed, flows that did not run), and says why.
+    const triggered = new Set(
+      [...join.matched, ...join.lost, ...join.excused].map((e) => e.expectation.type as string),
+    );
     const missing = WEBHOOK_EVENT_TYPES.filter((t) => !analysis.kindsDelivered.has(t));
     checks.push(
       check(
         WEBHOOK_CHECKS.allKinds,
         analysis.kindsDelivered.size,
-        missing.map((t) => `no ${t} arrived although the run triggered it`),
+        missing.map((t) =>
+          triggered.has(t)
+            ? `no ${t} arrived although the run triggered it`
+            : `not judged: the run triggered no ${t} (see the webhooks scenario's verdict for why)`,
+        ),
       ),
     );
   }

@@ -1,10 +1,15 @@
 /**
  * Which product types the alternatives scenario works on and the churn driver churns: the same ones, so churn
- * really races with the scenario's 422s. Both read GET /__control/product-types?limit=1000 (catalogue order) and pick
- * from the middle of it: partner-mix samples the beginning of the catalogue and the webhooks scenario the end, and
- * churn there would fail their checks. The invariants scenario takes its own types further on, where nothing churns,
- * so its per-slot history has no writer but itself. Runtime-neutral (k6 and Node).
+ * really races with the scenario's 422s. Both take them from the middle of the catalogue: partner-mix samples its
+ * beginning and the webhooks scenario its end, and churn there would fail their checks. The invariants scenario takes
+ * its own types further on, where nothing churns, so its per-slot history has no writer but itself.
+ *
+ * Where the types come from (the public catalogue walk, or the reference service's discovery hook as a shortcut) is
+ * lib/k6/product-type-discovery.ts; what is picked from them is decided here, once, for k6 and Node alike: the churn
+ * extension discovers and picks the hot set and hands it to the alternatives scenario (ATD_HOT_SET), which picks it
+ * the same way itself only when it runs without churn. Runtime-neutral (k6 and Node).
  */
+import type { WalkPlan } from "../product-type-discovery.ts";
 
 export interface ControlProductType {
   uuid: string;
@@ -19,36 +24,46 @@ export interface ControlProductType {
   requiredOptions: { uuid: string; type: string; values: string[] }[];
 }
 
-/** Where in the catalogue each user starts, as a share of the product-type list. */
+/** Where in the catalogue each user starts, as a share of the products (or of the hook's product-type list). */
 export const HOT_SET_START = 0.45;
 export const INVARIANTS_START = 0.7;
 /** Product types per kind (timeslotted with at least 3 timeslots; non-timeslotted) in the hot set. */
 export const HOT_SET_PER_KIND = 4;
+export const INVARIANT_TYPES = 2;
 
-function from<T>(list: readonly T[], share: number): T[] {
-  return list.slice(Math.floor(list.length * share));
-}
+const usable = (t: ControlProductType) => t.available && t.minPax <= 1;
 
-/** The product types the alternatives scenario uses and churn changes: timeslotted first, then non-timeslotted. */
-export function hotSet(types: readonly ControlProductType[]): ControlProductType[] {
-  const rest = from(
-    types.filter((t) => t.available && t.minPax <= 1),
-    HOT_SET_START,
-  );
-  const timeslotted = rest.filter((t) => t.timeslots.length >= 3).slice(0, HOT_SET_PER_KIND);
-  const flat = rest.filter((t) => t.timeslots.length === 0).slice(0, HOT_SET_PER_KIND);
+/**
+ * The hot set out of candidates in walk order: the first HOT_SET_PER_KIND timeslotted types (3 timeslots or more),
+ * then the first HOT_SET_PER_KIND non-timeslotted ones.
+ */
+export function pickHotSet(candidates: readonly ControlProductType[]): ControlProductType[] {
+  const ok = candidates.filter(usable);
+  const timeslotted = ok.filter((t) => t.timeslots.length >= 3).slice(0, HOT_SET_PER_KIND);
+  const flat = ok.filter((t) => t.timeslots.length === 0).slice(0, HOT_SET_PER_KIND);
   return [...timeslotted, ...flat];
 }
 
-/** Instant-confirmation, non-timeslotted types without required options: the invariants scenario's own slots. */
-export function invariantTypes(types: readonly ControlProductType[], count = 2): ControlProductType[] {
-  return from(
-    types.filter((t) => t.available && t.minPax <= 1 && t.timeslots.length === 0 && t.instantConfirmation),
-    INVARIANTS_START,
-  ).slice(0, count);
+export const HOT_SET_WALK: WalkPlan = {
+  start: HOT_SET_START,
+  direction: "forward",
+  enough: (found) => pickHotSet(found).length >= 2 * HOT_SET_PER_KIND,
+};
+
+/** Instant-confirmation, non-timeslotted types: the invariants scenario's own slots. */
+export function pickInvariantTypes(candidates: readonly ControlProductType[]): ControlProductType[] {
+  return candidates
+    .filter((t) => usable(t) && t.timeslots.length === 0 && t.instantConfirmation)
+    .slice(0, INVARIANT_TYPES);
 }
 
-/** Parses the control API's product-type list leniently (unknown fields ignored). */
+export const INVARIANTS_WALK: WalkPlan = {
+  start: INVARIANTS_START,
+  direction: "forward",
+  enough: (found) => pickInvariantTypes(found).length >= INVARIANT_TYPES,
+};
+
+/** Parses the discovery hook's product-type list (or ATD_HOT_SET) leniently (unknown fields ignored). */
 export function parseControlProductTypes(data: unknown): ControlProductType[] {
   if (!Array.isArray(data)) return [];
   const out: ControlProductType[] = [];

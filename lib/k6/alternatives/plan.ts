@@ -8,7 +8,7 @@
  * Each iteration owns a block of BLOCK_DAYS dates of one product type, so iterations never share a slot.
  */
 import { addDays } from "../../contract/index.ts";
-import type { SlotChange } from "./control.ts";
+import type { SlotChange } from "./inventory.ts";
 import type { ControlProductType } from "./hot-set.ts";
 
 export const BLOCK_DAYS = 12;

@@ -6,6 +6,7 @@ import {
   ALTERNATIVES_OBSERVATION_MARKER,
   ENDPOINTS as ENDPOINTS_SPEC,
   HEADERS,
+  K6_ENV,
   fillPath,
   isRecord,
   todayUtc,
@@ -17,9 +18,11 @@ import { checkResponse, expectThat } from "../checks.ts";
 import { toApiResponse, type ApiClient, type ApiResponse, type Json } from "../client.ts";
 import { loadConfig } from "../config.ts";
 import { functionalOptions } from "../options.ts";
-import { partnerClient } from "../partner.ts";
-import { controlCall, readInventory, setSlots, type ControlSettings } from "./control.ts";
-import { hotSet, parseControlProductTypes, type ControlProductType } from "./hot-set.ts";
+import { partnerClient, setupClient } from "../partner.ts";
+import { discoverProductTypes } from "../discover-product-types.ts";
+import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
+import { readInventory, setSlots } from "./inventory.ts";
+import { HOT_SET_WALK, parseControlProductTypes, pickHotSet, type ControlProductType } from "./hot-set.ts";
 import { planFor, type Plan } from "./plan.ts";
 import {
   ALTERNATIVES_CHECKS as C,
@@ -49,45 +52,73 @@ export const options: Options = functionalOptions(config, {
 });
 
 interface Setup {
-  control: ControlSettings;
+  control: HookSettings;
   types: ControlProductType[];
   today: string;
-  /** Indexes in ATD_API_KEYS of a key with the feature and one without. */
+  /** Indexes in ATD_API_KEYS of a key with the feature and one without (switched so in setup). */
   withFeature: number;
   without: number;
+  /** Keys whose setting setup changed and could read before: teardown puts them back. */
+  restore: { apiKey: string; alternatives: boolean }[];
+}
+
+/** The two keys the scenario switches: the first two of the run (any service: keys come from --keys). */
+const WITH_FEATURE = 0;
+const WITHOUT = 1;
+
+/** The hot set churn changes (ATD_HOT_SET), or undefined when the run has no churn. */
+function churnedHotSet(): ControlProductType[] | undefined {
+  const json = __ENV[K6_ENV.hotSet]?.trim();
+  return json ? parseControlProductTypes(JSON.parse(json) as unknown) : undefined;
 }
 
 export function setup(): Setup {
-  const control = config.control;
-  if (!control) {
-    throw new Error(
-      "Failed to set up the alternatives scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness against a target with a control API.",
-    );
+  return reportHookFailures("set up the alternatives scenario", () => {
+    const control = config.control;
+    if (!control) {
+      throw new Error(
+        "Failed to set up the alternatives scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness against a target with a control API.",
+      );
+    }
+    if (config.apiKeys.length < 2) {
+      throw new Error(
+        `Failed to set up the alternatives scenario: it needs two API keys, one with alternatives on and one with them off, and the run has ${config.apiKeys.length}. Please pass at least two keys (--keys).`,
+      );
+    }
+    const hooks = new HooksClient(control);
+    // The feature is a partner setting of the required hook PUT /__control/partners/{apiKey}: set, not looked for.
+    // Reading it back needs the reference-only GET of the same path; without it the setting stays as set.
+    const restore: Setup["restore"] = [];
+    for (const [index, on] of [
+      [WITH_FEATURE, true],
+      [WITHOUT, false],
+    ] as const) {
+      const apiKey = config.apiKeys[index] as string;
+      const before = hooks.optional("partner", { params: { apiKey } });
+      if (isRecord(before) && typeof before.alternatives === "boolean" && before.alternatives !== on) {
+        restore.push({ apiKey, alternatives: before.alternatives });
+      }
+      hooks.call("partnerSet", { params: { apiKey }, body: { alternatives: on } });
+    }
+    const churned = churnedHotSet();
+    const discovered = churned ? undefined : discoverProductTypes(hooks, (i) => setupClient(config, i), HOT_SET_WALK);
+    const types = churned ?? pickHotSet(discovered?.candidates ?? []);
+    if (types.length === 0) {
+      throw new Error(
+        `Failed to set up the alternatives scenario: no available product type with minPax 1 (timeslotted with 3 timeslots or more, or without timeslots) among ${discovered?.candidates.length ?? 0} found by the ${discovered?.via ?? "churn extension"}. Please use a larger catalogue.`,
+      );
+    }
+    const clock = hooks.call("clock");
+    const today = isRecord(clock) && typeof clock.nowMs === "number" ? todayUtc(clock.nowMs) : todayUtc();
+    return { control, types, today, withFeature: WITH_FEATURE, without: WITHOUT, restore };
+  });
+}
+
+export function teardown(setupData: Setup): void {
+  const hooks = new HooksClient(setupData.control);
+  for (const { apiKey, alternatives } of setupData.restore) {
+    hooks.exchange("partnerSet", { params: { apiKey }, body: { alternatives } });
   }
-  const partners = controlCall(control, "control partners", "GET", "/__control/partners").data;
-  const feature = new Map<string, boolean>();
-  for (const p of Array.isArray(partners) ? partners.filter(isRecord) : [])
-    feature.set(String(p.apiKey), p.alternatives === true);
-  const withFeature = config.apiKeys.findIndex((k) => feature.get(k) === true);
-  const without = config.apiKeys.findIndex((k) => feature.get(k) === false);
-  if (withFeature < 0 || without < 0) {
-    throw new Error(
-      "Failed to set up the alternatives scenario: the run needs a key with alternatives on and one with them off. Please pass both kinds of key.",
-    );
-  }
-  const types = hotSet(
-    parseControlProductTypes(
-      controlCall(control, "control product types", "GET", "/__control/product-types?limit=1000").data,
-    ),
-  );
-  if (types.length === 0) {
-    throw new Error(
-      "Failed to set up the alternatives scenario: the catalogue has no suitable product type. Please use a larger catalogue (--products).",
-    );
-  }
-  const clock = controlCall(control, "control clock", "GET", "/__control/clock").data;
-  const today = isRecord(clock) && typeof clock.nowMs === "number" ? todayUtc(clock.nowMs) : todayUtc();
-  return { control, types, today, withFeature, without };
 }
 
 function clientFor(key: number): ApiClient {
@@ -183,13 +214,30 @@ function followUp(setupData: Setup, plan: Plan, alt: Record<string, unknown>, n:
 }
 
 export default function alternatives(setupData: Setup): void {
+  reportHookFailures(
+    "run the alternatives scenario",
+    () => {
+      iteration(setupData);
+    },
+    true,
+  );
+}
+
+function iteration(setupData: Setup): void {
   const n = exec.scenario.iterationInTest;
   const plan = planFor(n, setupData.types, setupData.today);
   if (!plan) return;
-  const control = setupData.control;
+  const control = new HooksClient(setupData.control);
   const shapedAt = Date.now();
   const refused = setSlots(control, plan.type.uuid, plan.shape);
-  if (!expectThat(C.groundTruth, refused === 0 ? undefined : `${refused} inventory changes refused by the control API`))
+  if (
+    !expectThat(
+      C.groundTruth,
+      refused.length === 0
+        ? undefined
+        : `${refused.length} inventory changes refused by PUT /__control/inventory (${[...new Set(refused)].join(", ")})`,
+    )
+  )
     return;
 
   const on = clientFor(setupData.withFeature);

@@ -4,8 +4,11 @@ import type { Options } from "k6/options";
 import { addDays, isRecord, todayUtc, type EndpointName } from "../../contract/index.ts";
 import { loadConfig } from "../config.ts";
 import { functionalOptions } from "../options.ts";
-import { controlCall, readInventory, setSlots, type ControlSettings } from "../alternatives/control.ts";
-import { invariantTypes, parseControlProductTypes, type ControlProductType } from "../alternatives/hot-set.ts";
+import { readInventory, setSlots } from "../alternatives/inventory.ts";
+import { INVARIANTS_WALK, pickInvariantTypes, type ControlProductType } from "../alternatives/hot-set.ts";
+import { discoverProductTypes } from "../discover-product-types.ts";
+import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
+import { setupClient } from "../partner.ts";
 import { invoke, logOperation, type Caller } from "./history.ts";
 
 const config = loadConfig(__ENV);
@@ -28,28 +31,31 @@ export const options: Options = functionalOptions(config, {
 });
 
 interface Setup {
-  control: ControlSettings;
+  control: HookSettings;
   types: ControlProductType[];
   today: string;
 }
 
 export function setup(): Setup {
-  const control = config.control;
-  if (!control) {
-    throw new Error(
-      "Failed to set up the invariants scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness against a target with a control API.",
-    );
-  }
-  const list = controlCall(control, "control product types", "GET", "/__control/product-types?limit=1000");
-  const types = invariantTypes(parseControlProductTypes(list.data));
-  if (types.length === 0) {
-    throw new Error(
-      "Failed to set up the invariants scenario: no instant, non-timeslotted product type past the hot set. Please use a larger catalogue (--products).",
-    );
-  }
-  const clock = controlCall(control, "control clock", "GET", "/__control/clock").data;
-  const today = isRecord(clock) && typeof clock.nowMs === "number" ? todayUtc(clock.nowMs) : todayUtc();
-  return { control, types, today };
+  return reportHookFailures("set up the invariants scenario", () => {
+    const control = config.control;
+    if (!control) {
+      throw new Error(
+        "Failed to set up the invariants scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness against a target with a control API.",
+      );
+    }
+    const hooks = new HooksClient(control);
+    const discovered = discoverProductTypes(hooks, (i) => setupClient(config, i), INVARIANTS_WALK);
+    const types = pickInvariantTypes(discovered.candidates);
+    if (types.length === 0) {
+      throw new Error(
+        `Failed to set up the invariants scenario: no instant, non-timeslotted product type with minPax 1 among ${discovered.candidates.length} found by the ${discovered.via}. Please use a larger catalogue.`,
+      );
+    }
+    const clock = hooks.call("clock");
+    const today = isRecord(clock) && typeof clock.nowMs === "number" ? todayUtc(clock.nowMs) : todayUtc();
+    return { control, types, today };
+  });
 }
 
 function bookingBody(type: ControlProductType, date: string, reference: string) {
@@ -75,7 +81,7 @@ function bookingBody(type: ControlProductType, date: string, reference: string) 
 /** Sets the supplier's seats of the slot and records it: the capacity offered that no-oversell is judged against. */
 function capacity(s: Setup, caller: Caller, flow: string, type: ControlProductType, date: string, seats: number) {
   const invokedAt = Date.now();
-  const refused = setSlots(s.control, type.uuid, [{ date, remaining: seats, caps: null }]);
+  const refused = setSlots(new HooksClient(s.control), type.uuid, [{ date, remaining: seats, caps: null }]);
   logOperation({
     flow,
     op: "capacity",
@@ -83,16 +89,23 @@ function capacity(s: Setup, caller: Caller, flow: string, type: ControlProductTy
     key: caller.key,
     invokedAt,
     completedAt: Date.now(),
-    status: refused === 0 ? 200 : 500,
+    status: refused[0] ?? 200,
     value: seats,
   });
 }
 
-/** Reads the slot's ground truth (supply, held) and records it. */
+/**
+ * Reads the slot's ground truth and records the supplier's seats and the seats held, where the service gives them:
+ * both are reference-only fields of the inventory answer, so no-oversell checks the supply never went below 0 only
+ * on services that say it.
+ */
 function truth(s: Setup, caller: Caller, flow: string, type: ControlProductType, date: string) {
   const invokedAt = Date.now();
-  const res = readInventory(s.control, type.uuid, date, date);
+  const res = readInventory(new HooksClient(s.control), type.uuid, date, date);
   const day = isRecord(res.data) && Array.isArray(res.data.days) ? (res.data.days[0] as unknown) : undefined;
+  const number = (v: unknown) => (typeof v === "number" ? v : undefined);
+  const supply = isRecord(day) ? number(day.supply) : undefined;
+  const held = isRecord(day) ? number(day.held) : undefined;
   logOperation({
     flow,
     op: "truth",
@@ -101,11 +114,22 @@ function truth(s: Setup, caller: Caller, flow: string, type: ControlProductType,
     invokedAt,
     completedAt: Date.now(),
     status: res.status,
-    ...(isRecord(day) ? { value: Number(day.supply), held: Number(day.held) } : {}),
+    ...(supply === undefined ? {} : { value: supply }),
+    ...(held === undefined ? {} : { held }),
   });
 }
 
 export default function invariants(s: Setup): void {
+  reportHookFailures(
+    "run the invariants scenario",
+    () => {
+      iteration(s);
+    },
+    true,
+  );
+}
+
+function iteration(s: Setup): void {
   const n = exec.scenario.iterationInTest;
   const flow = FLOWS[n % FLOWS.length] as (typeof FLOWS)[number];
   const type = s.types[n % s.types.length] as ControlProductType;

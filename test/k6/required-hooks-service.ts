@@ -1,0 +1,43 @@
+/**
+ * The reference service dressed as a service the harness has never seen (docs/service.md, "Required-hooks mode"):
+ * only the required hooks answer, its 40 keys are renamed and handed over in a keys file, its catalogue is smaller
+ * and seeded differently. The harness reaches it as a deployment by URL, with --keys, as a user's own service.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { EmbeddedTarget, type StartedEmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
+
+export interface RequiredHooksService extends AsyncDisposable {
+  deployment: StartedEmbeddedTarget;
+  keysFile: string;
+  /** `--target url` and the flags that reach it: base URL, control URL and token, keys. */
+  targetArgs: string[];
+}
+
+export const REQUIRED_HOOKS_MODE = ["--hooks", "required", "--key-prefix", "other-", "--products", "60", "--seed", "7"];
+
+/** Starts the service in required-hooks mode with `extra` flags (a time scale, --defects, --disable-hook). */
+export async function startRequiredHooksService(extra: readonly string[] = []): Promise<RequiredHooksService> {
+  const keysFile = path.join(mkdtempSync(path.join(tmpdir(), "atd-required-")), "keys.json");
+  const deployment = await new EmbeddedTarget()
+    .withServiceArgs([...REQUIRED_HOOKS_MODE, "--keys-file", keysFile, ...extra])
+    .start();
+  return {
+    deployment,
+    keysFile,
+    targetArgs: [
+      "--target",
+      "url",
+      "--base-url",
+      deployment.apiUrl,
+      "--control-url",
+      deployment.control.url,
+      "--control-token",
+      deployment.control.token,
+      "--keys",
+      keysFile,
+    ],
+    [Symbol.asyncDispose]: () => deployment.stop(),
+  };
+}
