@@ -186,7 +186,7 @@ export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgemen
   if (judged.length < 3) {
     findings.push(
       obs.service.length === 0
-        ? "Service memory and connections not judged: the target has no control API whose /metrics could be scraped."
+        ? "Service memory and connections not judged: no scrape of the service's /metrics (the target has no control API, or does not offer the optional metrics hook)."
         : `Service memory and connections not judged: only ${String(judged.length)} scrapes after warm-up.`,
     );
   } else {

@@ -45,6 +45,8 @@ export class ResourceScraper {
   readonly service: ResourcePoint[] = [];
   readonly harness: ResourcePoint[] = [];
   readonly errors: string[] = [];
+  /** The service answered 404 on /metrics: an optional hook it does not offer, so scraping it stops. */
+  metricsAbsent = false;
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<void> = Promise.resolve();
 
@@ -80,13 +82,18 @@ export class ResourceScraper {
     this.#loop.reset();
     this.harness.push(own);
     this.#write({ source: "harness", ...own });
-    if (!this.#metrics) return;
+    if (!this.#metrics || this.metricsAbsent) return;
     try {
       // A scrape slower than the interval would pile up; a stuck service shows as missing points instead.
       const res = await fetch(this.#metrics.url, {
         headers: this.#metrics.headers,
         signal: AbortSignal.timeout(Math.max(1000, this.#intervalMs)),
       });
+      if (res.status === 404) {
+        // /metrics is an extension of the reference service, not a hook every implementation has (test-hooks.ts).
+        this.metricsAbsent = true;
+        return;
+      }
       if (!res.ok) throw new Error(`/metrics answered ${String(res.status)}`);
       const point = servicePoint(t, await res.text());
       this.service.push(point);
