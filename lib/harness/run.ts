@@ -172,6 +172,8 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
 
 async function apiKeysFor(request: RunRequest, target: StartedTarget): Promise<string[]> {
   if (request.apiKeys?.length) return request.apiKeys;
+  // The service the harness started told it its keys (its --keys-file): no hook needed.
+  if (target instanceof StartedEmbeddedTarget && target.apiKeys.length > 0) return [...target.apiKeys];
   if (!target.control) {
     throw new HarnessError(
       "Failed to pick API keys: the target has no control API to list its partners. Please pass --keys <file>.",

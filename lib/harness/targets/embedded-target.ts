@@ -4,6 +4,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { ControlClient } from "../control-client.ts";
@@ -60,7 +63,15 @@ export class EmbeddedTarget {
 
   async start(): Promise<StartedEmbeddedTarget> {
     const token = randomBytes(16).toString("hex");
-    const args = [SERVICE_MAIN, "--host", "127.0.0.1", "--port", "0", "--control-port", "0", "--control-token", token];
+    // The service writes its seeded keys here before it says "listening": the harness knows the keys of the service it
+    // started without the partner-listing hook, which a --hooks required service does not offer.
+    const keysDir = await mkdtemp(path.join(tmpdir(), "atd-keys-"));
+    const keysFile = path.join(keysDir, "keys.json");
+    const args = [
+      SERVICE_MAIN,
+      ...["--host", "127.0.0.1", "--port", "0", "--control-port", "0", "--control-token", token],
+      ...["--keys-file", keysFile],
+    ];
     if (this.#seed !== undefined) args.push("--seed", String(this.#seed));
     args.push(...this.#args);
     const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", ...args], {
@@ -76,6 +87,7 @@ export class EmbeddedTarget {
     const listening = await new Promise<ListeningLine>((resolve, reject) => {
       const fail = (why: string) => {
         child.kill("SIGKILL");
+        void rm(keysDir, { recursive: true, force: true });
         const tail = stderrTail.join("").trim().split("\n").slice(-5).join("\n");
         reject(
           new HarnessError(
@@ -105,6 +117,7 @@ export class EmbeddedTarget {
         }
       });
     });
+    const keys = await readKeysFile(keysFile).finally(() => rm(keysDir, { recursive: true, force: true }));
     let budget: CpuBudget | undefined;
     if (this.#cpus !== undefined && child.pid !== undefined) {
       try {
@@ -114,7 +127,17 @@ export class EmbeddedTarget {
         throw error;
       }
     }
-    return new StartedEmbeddedTarget(child, listening, token, budget);
+    return new StartedEmbeddedTarget(child, listening, token, keys, budget);
+  }
+}
+
+/** The keys the service wrote (service/keys-file.ts); an empty list when it wrote none. */
+async function readKeysFile(file: string): Promise<string[]> {
+  try {
+    const parsed = JSON.parse(await readFile(file, "utf8")) as { keys?: unknown };
+    return Array.isArray(parsed.keys) ? parsed.keys.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
   }
 }
 
@@ -126,11 +149,20 @@ export class StartedEmbeddedTarget implements StartedTarget {
   readonly pid: number | undefined;
   /** The service's CPU budget, when --service-cpus gave one. */
   readonly cpuBudget: CpuBudget | undefined;
+  /** The keys the service seeded (from its --keys-file), so the run needs no partner-listing hook. */
+  readonly apiKeys: readonly string[];
   #child: ChildProcess;
   #stopping = false;
 
-  constructor(child: ChildProcess, listening: ListeningLine, token: string, cpuBudget?: CpuBudget) {
+  constructor(
+    child: ChildProcess,
+    listening: ListeningLine,
+    token: string,
+    apiKeys: readonly string[],
+    cpuBudget?: CpuBudget,
+  ) {
     this.#child = child;
+    this.apiKeys = apiKeys;
     this.cpuBudget = cpuBudget;
     this.pid = child.pid;
     this.apiUrl = listening.api;
