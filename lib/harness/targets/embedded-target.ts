@@ -65,12 +65,14 @@ export class EmbeddedTarget {
     const token = randomBytes(16).toString("hex");
     // The service writes its seeded keys here before it says "listening": the harness knows the keys of the service it
     // started without the partner-listing hook, which a --hooks required service does not offer.
-    const keysDir = await mkdtemp(path.join(tmpdir(), "atd-keys-"));
-    const keysFile = path.join(keysDir, "keys.json");
+    // A --keys-file among the service flags is the caller's own: read that one and leave it in place.
+    const given = this.#args.indexOf("--keys-file");
+    const keysDir = given >= 0 ? undefined : await mkdtemp(path.join(tmpdir(), "atd-keys-"));
+    const keysFile = keysDir ? path.join(keysDir, "keys.json") : (this.#args[given + 1] ?? "");
     const args = [
       SERVICE_MAIN,
       ...["--host", "127.0.0.1", "--port", "0", "--control-port", "0", "--control-token", token],
-      ...["--keys-file", keysFile],
+      ...(keysDir ? ["--keys-file", keysFile] : []),
     ];
     if (this.#seed !== undefined) args.push("--seed", String(this.#seed));
     args.push(...this.#args);
@@ -87,7 +89,7 @@ export class EmbeddedTarget {
     const listening = await new Promise<ListeningLine>((resolve, reject) => {
       const fail = (why: string) => {
         child.kill("SIGKILL");
-        void rm(keysDir, { recursive: true, force: true });
+        if (keysDir) void rm(keysDir, { recursive: true, force: true });
         const tail = stderrTail.join("").trim().split("\n").slice(-5).join("\n");
         reject(
           new HarnessError(
@@ -117,7 +119,9 @@ export class EmbeddedTarget {
         }
       });
     });
-    const keys = await readKeysFile(keysFile).finally(() => rm(keysDir, { recursive: true, force: true }));
+    const keys = await readKeysFile(keysFile).finally(() =>
+      keysDir ? rm(keysDir, { recursive: true, force: true }) : undefined,
+    );
     let budget: CpuBudget | undefined;
     if (this.#cpus !== undefined && child.pid !== undefined) {
       try {
