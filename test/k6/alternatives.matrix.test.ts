@@ -4,8 +4,7 @@
  * Runs go two at a time: each is short, and a third would starve the others on two cores.
  */
 import { describe, expect, it } from "vitest";
-import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
-import { ALTERNATIVES_CHECKS } from "../../lib/k6/alternatives/rules.ts";
+import { ALTERNATIVES_DEFECTS } from "./defect-catalogue.ts";
 import { failedChecks, runHarnessProcess, runLimiter } from "./harness-process.ts";
 
 const CORRECT_RUNS = 5;
@@ -21,16 +20,6 @@ function runAlternatives(defect?: string) {
   );
 }
 
-const MATRIX: [string, string][] = [
-  ["alternatives-sold-out-slot", ACCURACY_CHECKS.precision],
-  ["alternatives-missing-timeslot", ACCURACY_CHECKS.recall],
-  ["alternatives-beyond-window", ACCURACY_CHECKS.precision],
-  ["alternatives-timeslot-key-non-timeslotted", ALTERNATIVES_CHECKS.rule4Requested],
-  ["alternatives-qty-understated", ACCURACY_CHECKS.qty],
-  ["alternatives-without-opt-in", ALTERNATIVES_CHECKS.rule1OptIn],
-  ["alternatives-code-changed", ALTERNATIVES_CHECKS.rule9Unchanged],
-];
-
 describe("alternatives scenario (spec 7.2) under churn", { timeout: 300_000 }, () => {
   it("should pass on the correct service, five runs in a row", async () => {
     const results = await Promise.all(Array.from({ length: CORRECT_RUNS }, () => runAlternatives()));
@@ -44,7 +33,7 @@ describe("alternatives scenario (spec 7.2) under churn", { timeout: 300_000 }, (
     }
   });
 
-  it.each(MATRIX)("should fail on %s with the check %j", async (defect, check) => {
+  it.each(ALTERNATIVES_DEFECTS)("should fail on %s with the check %j", async (defect, check) => {
     const result = await runAlternatives(defect);
     expect(result.exitCode, result.output).toBe(1);
     expect(failedChecks(result), result.output).toContain(check);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
+import { INVARIANTS_DEFECTS } from "./defect-catalogue.ts";
 import { failedChecks, runHarnessProcess, runLimiter } from "./harness-process.ts";
 
 const CORRECT_RUNS = 5;
@@ -18,16 +19,6 @@ function runInvariants(defect?: string) {
     ),
   );
 }
-
-const MATRIX: [string, string][] = [
-  ["booking-oversell-race", INVARIANT_CHECKS.oversell],
-  ["booking-oversell-race", INVARIANT_CHECKS.oneWinner],
-  ["booking-double-confirm", INVARIANT_CHECKS.doubleConfirm],
-  ["booking-expiry-keeps-capacity", INVARIANT_CHECKS.expiry],
-  ["booking-list-drops-newest", INVARIANT_CHECKS.lost],
-  ["booking-confirm-after-cancel", INVARIANT_CHECKS.illegal],
-  ["booking-cancel-lost-update", INVARIANT_CHECKS.confirmCancel],
-];
 
 describe("booking invariants (Jepsen-style history)", { timeout: 300_000 }, () => {
   it("should hold every invariant on the correct service, five runs in a row", async () => {
@@ -44,7 +35,7 @@ describe("booking invariants (Jepsen-style history)", { timeout: 300_000 }, () =
     }
   });
 
-  it.each(MATRIX)("should fail on %s with the check %j", async (defect, check) => {
+  it.each(INVARIANTS_DEFECTS)("should fail on %s with the check %j", async (defect, check) => {
     const result = await runInvariants(defect);
     expect(result.exitCode, result.output).toBe(1);
     expect(failedChecks(result), result.output).toContain(check);

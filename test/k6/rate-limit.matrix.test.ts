@@ -3,6 +3,7 @@
  * rate-limit defect of the switchboard caught by the check that names its rule.
  */
 import { describe, expect, it } from "vitest";
+import { RATE_LIMIT_DEFECTS } from "./defect-catalogue.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 import { SHORT_WINDOW, expectEveryRulePassed, failedChecks, runRateLimit, service } from "./rate-limit-runs.ts";
 
@@ -48,44 +49,8 @@ describe("rate-limit scenario on the correct service", () => {
   }, 120_000);
 });
 
-/** Each defect of the switchboard and the check that names the rule it breaks. */
-const DEFECTS: [defect: string, check: string][] = [
-  [
-    "rate-limit-per-endpoint",
-    "rate-limit #3 round-robin over the six endpoints, the successes in one window equal the limit",
-  ],
-  [
-    "rate-limit-remaining-off-by-one",
-    "rate-limit #1 X-RateLimit-Remaining starts at limit - 1 and falls by exactly 1 per request",
-  ],
-  [
-    "rate-limit-missing-retry-after",
-    "rate-limit #2 429 Retry-After is whole seconds, at least 1 and at most the window",
-  ],
-  ["rate-limit-retry-after-ms", "rate-limit #2 429 Retry-After is whole seconds, at least 1 and at most the window"],
-  [
-    "rate-limit-reset-ms",
-    "rate-limit #2 429 X-RateLimit-Reset is a UNIX time in seconds consistent with Date and Retry-After",
-  ],
-  [
-    "rate-limit-reset-relative",
-    "rate-limit #2 429 X-RateLimit-Reset is a UNIX time in seconds consistent with Date and Retry-After",
-  ],
-  [
-    "rate-limit-wrong-error-code",
-    "rate-limit #2 429 body is error {code GEN-TOO-MANY-REQUESTS, http_code 429, message}",
-  ],
-  ["rate-limit-html-429", "rate-limit #2 429 Content-Type is application/json"],
-  ["rate-limit-shared-keys", "rate-limit #5 other keys' allowances are untouched while one key is throttled"],
-  ["rate-limit-counts-bookings", "rate-limit #4 booking and config endpoints are outside the shared allowance"],
-  [
-    "rate-limit-counter-race",
-    "rate-limit #9 50 concurrent requests on one key for a window get the limit of successes, never more",
-  ],
-];
-
 describe("rate-limit scenario against the defect switchboard", () => {
-  it.each(DEFECTS)(
+  it.each(RATE_LIMIT_DEFECTS)(
     "should catch %s with the check that names its rule",
     async (defect, check) => {
       const result = await runHarnessProcess(["run", "rate-limit", ...SHORT_WINDOW, ...service(`--defects ${defect}`)]);

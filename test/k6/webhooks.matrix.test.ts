@@ -7,31 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
-import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
+import { WEBHOOK_DEFECTS } from "./defect-catalogue.ts";
 import { expectCleanWebhookRun, failures, runWebhooks, sinkOf } from "./webhook-runs.ts";
-
-interface Caught {
-  /** Must fail: the rules the defect breaks. */
-  by: string[];
-  /** May fail as well, and why. */
-  alsoAllowed?: string[];
-}
-
-const DEFECTS: Record<string, Caught> = {
-  "webhook-drop": { by: [WEBHOOK_METRICS.lost] },
-  // Messages about one resource queue behind each other's 3 s, so a booking's last ones may pass the loss deadline.
-  "webhook-delay": { by: [WEBHOOK_METRICS.latency], alsoAllowed: [WEBHOOK_METRICS.lost] },
-  "webhook-duplicate": { by: [WEBHOOK_METRICS.duplicates] },
-  "webhook-reorder": { by: [WEBHOOK_CHECKS.order] },
-  "webhook-bad-signature": { by: [WEBHOOK_CHECKS.signature] },
-  "webhook-stale-timestamp": { by: [WEBHOOK_CHECKS.timestamp] },
-  "webhook-new-id-on-retry": { by: [WEBHOOK_CHECKS.sameId] },
-  "webhook-retry-too-early": { by: [WEBHOOK_CHECKS.schedule] },
-  "webhook-no-retry": { by: [WEBHOOK_CHECKS.retried] },
-  "webhook-ignore-410": { by: [WEBHOOK_CHECKS.gone] },
-  // The kind that never comes is also lost for every booking that should have had it.
-  "webhook-never-emit-tickets": { by: [WEBHOOK_CHECKS.allKinds, WEBHOOK_METRICS.lost] },
-};
 
 const CORRECT_RUNS = 5;
 
@@ -42,7 +19,7 @@ describe("webhook delivery against the reference service", () => {
     });
   }
 
-  for (const [defect, caught] of Object.entries(DEFECTS)) {
+  for (const [defect, caught] of Object.entries(WEBHOOK_DEFECTS)) {
     it.concurrent(`should fail ${defect} with ${caught.by.join(" and ")}`, async () => {
       const result = await runWebhooks({ defect });
       expect(result.exitCode, result.output).toBe(1);

@@ -1,0 +1,91 @@
+/**
+ * The defect switchboard as the tests use it: for each area, each defect of the reference service and the check that
+ * must catch it. The matrix tier proves each on the normal service (<area>.matrix.test.ts) and on the service in
+ * required-hooks mode (required-hooks-defects.matrix.test.ts).
+ */
+import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
+import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
+import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
+import { ALTERNATIVES_CHECKS } from "../../lib/k6/alternatives/rules.ts";
+
+/** Alternatives (spec 7.2): each defect and the check that names the rule it breaks. */
+export const ALTERNATIVES_DEFECTS: [defect: string, check: string][] = [
+  ["alternatives-sold-out-slot", ACCURACY_CHECKS.precision],
+  ["alternatives-missing-timeslot", ACCURACY_CHECKS.recall],
+  ["alternatives-beyond-window", ACCURACY_CHECKS.precision],
+  ["alternatives-timeslot-key-non-timeslotted", ALTERNATIVES_CHECKS.rule4Requested],
+  ["alternatives-qty-understated", ACCURACY_CHECKS.qty],
+  ["alternatives-without-opt-in", ALTERNATIVES_CHECKS.rule1OptIn],
+  ["alternatives-code-changed", ALTERNATIVES_CHECKS.rule9Unchanged],
+];
+
+/** Booking invariants: each defect and the invariant that names the rule it breaks. */
+export const INVARIANTS_DEFECTS: [defect: string, check: string][] = [
+  ["booking-oversell-race", INVARIANT_CHECKS.oversell],
+  ["booking-oversell-race", INVARIANT_CHECKS.oneWinner],
+  ["booking-double-confirm", INVARIANT_CHECKS.doubleConfirm],
+  ["booking-expiry-keeps-capacity", INVARIANT_CHECKS.expiry],
+  ["booking-list-drops-newest", INVARIANT_CHECKS.lost],
+  ["booking-confirm-after-cancel", INVARIANT_CHECKS.illegal],
+  ["booking-cancel-lost-update", INVARIANT_CHECKS.confirmCancel],
+];
+
+export interface Caught {
+  /** Must fail: the rules the defect breaks. */
+  by: string[];
+  /** May fail as well, and why. */
+  alsoAllowed?: string[];
+}
+
+/** Webhooks: each defect and the checks or thresholds that must (and may) fail. */
+export const WEBHOOK_DEFECTS: Record<string, Caught> = {
+  "webhook-drop": { by: [WEBHOOK_METRICS.lost] },
+  // Messages about one resource queue behind each other's 3 s, so a booking's last ones may pass the loss deadline.
+  "webhook-delay": { by: [WEBHOOK_METRICS.latency], alsoAllowed: [WEBHOOK_METRICS.lost] },
+  "webhook-duplicate": { by: [WEBHOOK_METRICS.duplicates] },
+  "webhook-reorder": { by: [WEBHOOK_CHECKS.order] },
+  "webhook-bad-signature": { by: [WEBHOOK_CHECKS.signature] },
+  "webhook-stale-timestamp": { by: [WEBHOOK_CHECKS.timestamp] },
+  "webhook-new-id-on-retry": { by: [WEBHOOK_CHECKS.sameId] },
+  "webhook-retry-too-early": { by: [WEBHOOK_CHECKS.schedule] },
+  "webhook-no-retry": { by: [WEBHOOK_CHECKS.retried] },
+  "webhook-ignore-410": { by: [WEBHOOK_CHECKS.gone] },
+  // The kind that never comes is also lost for every booking that should have had it.
+  "webhook-never-emit-tickets": { by: [WEBHOOK_CHECKS.allKinds, WEBHOOK_METRICS.lost] },
+};
+
+/** Rate limit (spec 7.1, 8): each defect and the check that names the rule it breaks. */
+export const RATE_LIMIT_DEFECTS: [defect: string, check: string][] = [
+  [
+    "rate-limit-per-endpoint",
+    "rate-limit #3 round-robin over the six endpoints, the successes in one window equal the limit",
+  ],
+  [
+    "rate-limit-remaining-off-by-one",
+    "rate-limit #1 X-RateLimit-Remaining starts at limit - 1 and falls by exactly 1 per request",
+  ],
+  [
+    "rate-limit-missing-retry-after",
+    "rate-limit #2 429 Retry-After is whole seconds, at least 1 and at most the window",
+  ],
+  ["rate-limit-retry-after-ms", "rate-limit #2 429 Retry-After is whole seconds, at least 1 and at most the window"],
+  [
+    "rate-limit-reset-ms",
+    "rate-limit #2 429 X-RateLimit-Reset is a UNIX time in seconds consistent with Date and Retry-After",
+  ],
+  [
+    "rate-limit-reset-relative",
+    "rate-limit #2 429 X-RateLimit-Reset is a UNIX time in seconds consistent with Date and Retry-After",
+  ],
+  [
+    "rate-limit-wrong-error-code",
+    "rate-limit #2 429 body is error {code GEN-TOO-MANY-REQUESTS, http_code 429, message}",
+  ],
+  ["rate-limit-html-429", "rate-limit #2 429 Content-Type is application/json"],
+  ["rate-limit-shared-keys", "rate-limit #5 other keys' allowances are untouched while one key is throttled"],
+  ["rate-limit-counts-bookings", "rate-limit #4 booking and config endpoints are outside the shared allowance"],
+  [
+    "rate-limit-counter-race",
+    "rate-limit #9 50 concurrent requests on one key for a window get the limit of successes, never more",
+  ],
+];
