@@ -26,7 +26,20 @@ import { exportMetrics, pushGroupProblem } from "../lib/harness/reports/push-to-
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 
 interface RunFlags {
-  target: "embedded" | "container" | "url";
+  target: "embedded" | "container" | "compose" | "url";
+  image?: string;
+  port?: string;
+  controlPort?: string;
+  env: string[];
+  envFile?: string;
+  waitHttp?: string;
+  waitLog?: string;
+  startupTimeout?: string;
+  cpus?: number;
+  memory?: string;
+  composeFile?: string;
+  service?: string;
+  controlService?: string;
   baseUrl?: string;
   controlUrl?: string;
   controlToken?: string;
@@ -164,7 +177,7 @@ program
   .argument("<scenario...>", "scenario names (harness list)")
   .addOption(
     new Option("--target <kind>", "what to test")
-      .choices(["embedded", "container", "url"])
+      .choices(["embedded", "container", "compose", "url"])
       .default("embedded")
       .env("HARNESS_TARGET"),
   )
@@ -175,6 +188,70 @@ program
   .addOption(new Option("--control-token <token>", "the control API's token").env("HARNESS_CONTROL_TOKEN"))
   .addOption(
     new Option("--keys <file>", "API keys to spread traffic over (JSON array or one per line)").env("HARNESS_KEYS"),
+  )
+  .addOption(
+    new Option(
+      "--image <ref>",
+      "target container: the image to test (default: the reference service's, built offline)",
+    ).env("HARNESS_IMAGE"),
+  )
+  .addOption(
+    new Option("--port <port>", "target container/compose: the port the API listens on (host networking)").env(
+      "HARNESS_PORT",
+    ),
+  )
+  .addOption(
+    new Option("--control-port <port>", "target container/compose: the port its test hooks listen on").env(
+      "HARNESS_CONTROL_PORT",
+    ),
+  )
+  .addOption(
+    new Option(
+      "--env <KEY=VALUE>",
+      "target container: a variable of the container; compose: a variable the compose file is read with (repeatable)",
+    )
+      .argParser((value: string, previous: string[]) => [...previous, value])
+      .default([], "none"),
+  )
+  .addOption(
+    new Option(
+      "--env-file <file>",
+      "target container: KEY=VALUE lines (docker run --env-file); compose: its --env-file",
+    ).env("HARNESS_ENV_FILE"),
+  )
+  .addOption(
+    new Option(
+      "--wait-http <path[:status]>",
+      "target container/compose: ready when the API port answers this path",
+    ).env("HARNESS_WAIT_HTTP"),
+  )
+  .addOption(
+    new Option("--wait-log <regex>", "target container/compose: ready when the API's output has a matching line").env(
+      "HARNESS_WAIT_LOG",
+    ),
+  )
+  .addOption(
+    new Option("--startup-timeout <duration>", "target container/compose: time to become ready (default 60s)").env(
+      "HARNESS_STARTUP_TIMEOUT",
+    ),
+  )
+  .addOption(
+    new Option("--cpus <cores>", "target container: Docker's --cpus (the same budget as --service-cpus)")
+      .argParser(cpus)
+      .env("HARNESS_CPUS"),
+  )
+  .addOption(new Option("--memory <size>", "target container: Docker's --memory, e.g. 512m").env("HARNESS_MEMORY"))
+  .addOption(
+    new Option("--compose-file <file>", "target compose: the stack's docker-compose file").env("HARNESS_COMPOSE_FILE"),
+  )
+  .addOption(
+    new Option("--service <name>", "target compose: the service that serves the API on --port").env("HARNESS_SERVICE"),
+  )
+  .addOption(
+    new Option(
+      "--control-service <name>",
+      "target compose: the service whose --control-port serves the test hooks (default: --service)",
+    ).env("HARNESS_CONTROL_SERVICE"),
   )
   .addOption(
     new Option("--profile <name>", "load profile")
@@ -356,6 +433,23 @@ program
       rateWindow: flags.rateWindow,
       serviceArgs: flags.serviceArgs,
       webhookListen: flags.webhookListen,
+      targetFlags: {
+        image: flags.image,
+        port: flags.port,
+        controlPort: flags.controlPort,
+        controlToken: flags.controlToken,
+        env: flags.env,
+        envFile: flags.envFile,
+        waitHttp: flags.waitHttp,
+        waitLog: flags.waitLog,
+        startupTimeout: flags.startupTimeout,
+        cpus: flags.cpus,
+        memory: flags.memory,
+        serviceCpus: flags.serviceCpus,
+        composeFile: flags.composeFile,
+        service: flags.service,
+        controlService: flags.controlService,
+      },
     });
     const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
     const chaos = await prepareChaos(settings.chaos, {
@@ -366,6 +460,8 @@ program
     const outcome = await runHarness({
       scenarios,
       target: flags.target,
+      container: settings.container,
+      compose: settings.compose,
       baseUrl: flags.baseUrl,
       controlUrl: flags.controlUrl,
       controlToken: flags.controlToken,

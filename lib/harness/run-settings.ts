@@ -1,11 +1,13 @@
 /**
  * Every file and value of `harness run` read and validated once, in Node, before anything starts: a bad SLO, traffic,
- * churn, soak or chaos file, keys file, duration, rate window or service flag is exit 2 with what to change, within a
- * second, instead of a k6 error inside a scenario's errors after the target and k6 have started. It reuses the pure
- * validators the k6 side and the extensions apply, so both sides refuse the same values with the same words.
+ * churn, soak or chaos file, keys file, duration, rate window, service flag or flag of the container and compose
+ * targets (readTargetSpec) is exit 2 with what to change, within a second, instead of a k6 error inside a scenario's
+ * errors after the target and k6 have started. It reuses the pure validators the k6 side and the extensions apply, so
+ * both sides refuse the same values with the same words.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
 import { capacityScenario, profileNamed } from "../k6/profiles.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../k6/slo.ts";
@@ -17,11 +19,32 @@ import { EXIT, HarnessError } from "./exit-codes.ts";
 import { traitsOf } from "./scenario-traits.ts";
 import { readSoakRules, type SoakRules } from "./soak/soak-rules.ts";
 import { parseListen } from "./webhooks/extension.ts";
+import type { ReadyWhen } from "./containers/api-container.ts";
+import type { ComposeSpec, ContainerSpec } from "./targets/target-spec.ts";
+
+/** The flags of a containerised target (--target container or compose), as given. */
+export interface TargetFlags {
+  image?: string;
+  port?: string;
+  controlPort?: string;
+  controlToken?: string;
+  env?: readonly string[];
+  envFile?: string;
+  waitHttp?: string;
+  waitLog?: string;
+  startupTimeout?: string;
+  cpus?: number;
+  memory?: string;
+  serviceCpus?: number;
+  composeFile?: string;
+  service?: string;
+  controlService?: string;
+}
 
 /** What the command line gave, as given (paths relative to the working directory). */
 export interface RunSettingsInput {
   scenarios: readonly string[];
-  target: "embedded" | "container" | "url";
+  target: "embedded" | "container" | "compose" | "url";
   profile: string;
   duration: string | undefined;
   /** --capacity-rates, already parsed by the command line. */
@@ -37,6 +60,8 @@ export interface RunSettingsInput {
   serviceArgs: string | undefined;
   /** --webhook-listen: the sink's host:port (checked even when the run has no sink: a bad flag is a bad flag). */
   webhookListen: string;
+  /** --image, --port, --env, --compose-file... (lib/harness/targets/target-spec.ts). */
+  targetFlags?: TargetFlags;
 }
 
 /** The run's settings, every one valid; file paths absolute. */
@@ -54,6 +79,10 @@ export interface RunSettings {
   soakRules: SoakRules;
   chaos: ChaosPlan | undefined;
   serviceArgs: string[];
+  /** --target container: the image and how to start it. */
+  container: ContainerSpec | undefined;
+  /** --target compose: the stack and how to start it. */
+  compose: ComposeSpec | undefined;
 }
 
 function refuse(message: string): never {
@@ -180,6 +209,310 @@ export function checkServiceArgs(target: RunSettingsInput["target"], value: stri
   return args;
 }
 
+const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
+/** Docker refuses a memory limit under 6 MiB. */
+const MIN_MEMORY_BYTES = 6 * 1024 * 1024;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** --port, --control-port: a TCP port, 1 to 65535. */
+export function parsePort(value: string, flag: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 65535) {
+    refuse(`Failed to read ${flag} "${value}": it is not a TCP port. Please give a whole number from 1 to 65535.`);
+  }
+  return n;
+}
+
+/** One --env: KEY=VALUE (the value may be empty and may hold "="). */
+export function parseEnvAssignment(text: string, where = "--env"): [string, string] {
+  const at = text.indexOf("=");
+  const name = at < 0 ? text : text.slice(0, at);
+  if (at < 0 || !ENV_NAME.test(name)) {
+    refuse(
+      `Failed to read ${where} "${text}": it is not KEY=VALUE with a variable name of letters, digits and _. Please write it as --env LOG_LEVEL=debug.`,
+    );
+  }
+  return [name, text.slice(at + 1)];
+}
+
+/**
+ * An env file as Docker reads one (docker run --env-file): KEY=VALUE per line, taken verbatim (no quotes removed),
+ * blank lines and # comments skipped, a bare KEY takes the harness's own value of it (and is left out when unset).
+ */
+export async function readEnvFile(file: string): Promise<Record<string, string>> {
+  const text = await readText(file, "the env file", "give a readable file of KEY=VALUE lines (--env-file)");
+  const environment: Record<string, string> = {};
+  for (const [index, raw] of text.split("\n").entries()) {
+    const line = raw.replace(/\r$/, "").replace(/^\s+/, "");
+    if (line === "" || line.startsWith("#")) continue;
+    if (!line.includes("=")) {
+      if (!ENV_NAME.test(line.trim())) parseEnvAssignment(line, `--env-file ${file} line ${String(index + 1)}`);
+      const own = process.env[line.trim()];
+      if (own !== undefined) environment[line.trim()] = own;
+      continue;
+    }
+    const [name, value] = parseEnvAssignment(line, `--env-file ${file} line ${String(index + 1)}`);
+    environment[name] = value;
+  }
+  return environment;
+}
+
+/** --wait-http <path>[:status], e.g. /health or /v2/config:401. */
+export function parseWaitHttp(value: string): ReadyWhen {
+  const match = /^(\/\S*?)(?::(\d{3}))?$/.exec(value.trim());
+  const status = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (!match || (status !== undefined && (status < 100 || status > 599))) {
+    refuse(
+      `Failed to read --wait-http "${value}": it is not <path>[:status]. Please give a path that starts with /, and optionally an HTTP status from 100 to 599, e.g. /health or /v2/config:401.`,
+    );
+  }
+  return { kind: "http", path: match[1] ?? "/", status };
+}
+
+/** --wait-log <regex>: a JavaScript regular expression a line of the container's output must match. */
+export function parseWaitLog(value: string): ReadyWhen {
+  try {
+    return { kind: "log", pattern: new RegExp(value) };
+  } catch (error) {
+    return refuse(
+      `Failed to read --wait-log "${value}": ${(error as Error).message}. Please give a JavaScript regular expression, e.g. "listening on".`,
+    );
+  }
+}
+
+/** --startup-timeout, in k6 duration syntax; milliseconds. */
+export function parseStartupTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_STARTUP_TIMEOUT_MS;
+  let seconds = 0;
+  try {
+    seconds = parseDuration(value);
+  } catch {
+    // Refused below with the flag's own words.
+  }
+  if (!(seconds > 0)) {
+    refuse(
+      `Failed to read --startup-timeout "${value}": it is not a duration. Please use k6 syntax such as 90s or 2m.`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** --memory as Docker writes it: bytes, or a number with b, k, m, g (binary units), e.g. 512m. */
+export function parseMemory(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(value.trim());
+  const unit = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match?.[2] ?? "").toLowerCase()] ?? 1;
+  const bytes = match ? Math.round(Number(match[1]) * unit) : 0;
+  if (bytes < MIN_MEMORY_BYTES) {
+    refuse(
+      `Failed to read --memory "${value}": it is not a memory size of at least 6m. Please write it as Docker does, e.g. 512m or 2g.`,
+    );
+  }
+  return bytes;
+}
+
+/** The services a compose file lists, read with a YAML parser (compose files are YAML). */
+export async function readComposeServices(file: string): Promise<string[]> {
+  const text = await readText(file, "the compose file", "give a docker-compose YAML file (--compose-file)");
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (error) {
+    return refuse(
+      `Failed to read the compose file ${file}: it is not YAML (${(error as Error).message}). Please fix it.`,
+    );
+  }
+  const services = (parsed as { services?: unknown } | null)?.services;
+  if (services === null || typeof services !== "object" || Array.isArray(services) || !Object.keys(services).length) {
+    refuse(
+      `Failed to read the compose file ${file}: it has no services. Please give a compose file with a services: map.`,
+    );
+  }
+  return Object.keys(services);
+}
+
+type TargetKindInput = RunSettingsInput["target"];
+
+/** Each flag of a containerised target: the targets it applies to. */
+const TARGET_FLAGS: readonly { key: keyof TargetFlags; flag: string; targets: readonly TargetKindInput[] }[] = [
+  { key: "image", flag: "--image", targets: ["container"] },
+  { key: "cpus", flag: "--cpus", targets: ["container"] },
+  { key: "memory", flag: "--memory", targets: ["container"] },
+  { key: "port", flag: "--port", targets: ["container", "compose"] },
+  { key: "controlPort", flag: "--control-port", targets: ["container", "compose"] },
+  { key: "env", flag: "--env", targets: ["container", "compose"] },
+  { key: "envFile", flag: "--env-file", targets: ["container", "compose"] },
+  { key: "waitHttp", flag: "--wait-http", targets: ["container", "compose"] },
+  { key: "waitLog", flag: "--wait-log", targets: ["container", "compose"] },
+  { key: "startupTimeout", flag: "--startup-timeout", targets: ["container", "compose"] },
+  { key: "composeFile", flag: "--compose-file", targets: ["compose"] },
+  { key: "service", flag: "--service", targets: ["compose"] },
+  { key: "controlService", flag: "--control-service", targets: ["compose"] },
+];
+
+function given(flags: TargetFlags, key: keyof TargetFlags): boolean {
+  const value = flags[key];
+  return Array.isArray(value) ? value.length > 0 : value !== undefined;
+}
+
+/** What to do instead of a flag this target does not take. */
+function misplacedFix(key: keyof TargetFlags, target: TargetKindInput, targets: readonly TargetKindInput[]): string {
+  if (target === "compose" && key === "image") return "name the images in the compose file";
+  if (target === "compose") return "set the services' limits in the compose file";
+  if (target === "embedded" && key === "cpus") return "use --service-cpus, the embedded service's CPU budget";
+  if (target === "url" && (key === "port" || key === "controlPort")) return "give --base-url and --control-url";
+  return `drop it or choose --target ${targets.join(" or ")}`;
+}
+
+/** A flag that belongs to other targets: refused rather than silently ignored. */
+function refuseMisplaced(target: TargetKindInput, flags: TargetFlags): void {
+  for (const { key, flag, targets } of TARGET_FLAGS) {
+    if (given(flags, key) && !targets.includes(target)) {
+      refuse(
+        `Failed to read ${flag}: it applies to --target ${targets.join(" or ")}, not ${target}. Please ${misplacedFix(key, target, targets)}.`,
+      );
+    }
+  }
+  if (given(flags, "waitHttp") && given(flags, "waitLog")) {
+    refuse("Failed to read --wait-http and --wait-log: a run waits one way. Please give only one of them.");
+  }
+}
+
+/** --control-port needs the token its hooks require (--control-token or HARNESS_CONTROL_TOKEN). */
+function controlOf(flags: TargetFlags, what: string): { port: number | undefined; token: string | undefined } {
+  const port = flags.controlPort === undefined ? undefined : parsePort(flags.controlPort, "--control-port");
+  if (port !== undefined && !flags.controlToken) {
+    refuse(
+      `Failed to read --control-port: ${what}'s hooks need their X-Control-Token too. Please pass --control-token (or HARNESS_CONTROL_TOKEN).`,
+    );
+  }
+  return { port, token: flags.controlToken || undefined };
+}
+
+function requireKeys(keysFile: string | undefined, what: string): void {
+  if (keysFile === undefined) {
+    refuse(
+      `Failed to pick API keys: ${what} is not the reference service, so the harness cannot know its keys. Please pass --keys <file> (a JSON array or one key per line).`,
+    );
+  }
+}
+
+function refuseServiceArgs(serviceArgs: readonly string[], what: string): void {
+  if (serviceArgs.length > 0) {
+    refuse(
+      `Failed to read --service-args: they are flags of the reference service, not of ${what}. Please pass its settings with --env KEY=VALUE instead.`,
+    );
+  }
+}
+
+/** --env-file's variables, then each --env (the later one wins, as with docker run). */
+async function environmentOf(flags: TargetFlags): Promise<Record<string, string>> {
+  const environment = flags.envFile ? await readEnvFile(flags.envFile) : {};
+  for (const text of flags.env ?? []) {
+    const [name, value] = parseEnvAssignment(text);
+    environment[name] = value;
+  }
+  return environment;
+}
+
+/** --target container and compose: every flag read, checked against the target and turned into its spec. */
+export async function readTargetSpec(
+  input: Pick<RunSettingsInput, "target" | "keysFile" | "targetFlags">,
+  serviceArgs: readonly string[],
+): Promise<{ container: ContainerSpec | undefined; compose: ComposeSpec | undefined }> {
+  const flags = input.targetFlags ?? {};
+  refuseMisplaced(input.target, flags);
+  if (input.target !== "container" && input.target !== "compose") return { container: undefined, compose: undefined };
+  const readyWhen = flags.waitHttp
+    ? parseWaitHttp(flags.waitHttp)
+    : flags.waitLog
+      ? parseWaitLog(flags.waitLog)
+      : undefined;
+  const startupTimeoutMs = parseStartupTimeout(flags.startupTimeout);
+  const apiPort = flags.port === undefined ? undefined : parsePort(flags.port, "--port");
+
+  if (input.target === "container") {
+    const image = flags.image?.trim() || undefined;
+    const control = controlOf(flags, image ?? "the service image");
+    if (image !== undefined) {
+      if (apiPort === undefined) {
+        refuse(`Failed to read --image ${image}: the harness needs the port its API listens on. Please pass --port.`);
+      }
+      refuseServiceArgs(serviceArgs, `the image ${image}`);
+      requireKeys(input.keysFile, `the image ${image}`);
+    }
+    if (flags.cpus !== undefined && flags.serviceCpus !== undefined && flags.cpus !== flags.serviceCpus) {
+      refuse(
+        `Failed to read --cpus ${String(flags.cpus)}: --service-cpus ${String(flags.serviceCpus)} sets the same budget to another value. Please give only one of them.`,
+      );
+    }
+    return {
+      container: {
+        image,
+        apiPort,
+        controlPort: control.port,
+        controlToken: control.token,
+        environment: await environmentOf(flags),
+        readyWhen,
+        startupTimeoutMs,
+        cpus: flags.cpus ?? flags.serviceCpus,
+        memoryBytes: flags.memory === undefined ? undefined : parseMemory(flags.memory),
+      },
+      compose: undefined,
+    };
+  }
+
+  if (!flags.composeFile) {
+    refuse("Failed to read the compose target: no --compose-file. Please name the stack's docker-compose YAML file.");
+  }
+  const file = path.resolve(flags.composeFile);
+  const services = await readComposeServices(file);
+  const listed = services.join(", ");
+  if (!flags.service) {
+    refuse(`Failed to read the compose target: no --service. Please name the service that serves the API (${listed}).`);
+  }
+  for (const [flag, name] of [
+    ["--service", flags.service],
+    ["--control-service", flags.controlService],
+  ] as const) {
+    if (name !== undefined && !services.includes(name)) {
+      refuse(`Failed to read ${flag} ${name}: ${file} has no such service. Please name one of: ${listed}.`);
+    }
+  }
+  if (apiPort === undefined) {
+    refuse(
+      `Failed to read the compose target: no --port. Please pass the port service ${flags.service} serves the API on.`,
+    );
+  }
+  const control = controlOf(flags, `the compose stack`);
+  if (flags.controlService !== undefined && control.port === undefined) {
+    refuse(
+      `Failed to read --control-service ${flags.controlService}: the harness needs the port its hooks listen on. Please pass --control-port.`,
+    );
+  }
+  if (flags.serviceCpus !== undefined) {
+    refuse("Failed to read --service-cpus: a compose stack's limits are its own. Please set them in the compose file.");
+  }
+  refuseServiceArgs(serviceArgs, "a compose stack");
+  requireKeys(input.keysFile, "a compose stack");
+  if (flags.envFile) await readText(flags.envFile, "the env file", "give a readable file (--env-file)");
+  return {
+    container: undefined,
+    compose: {
+      file,
+      services,
+      service: flags.service,
+      controlService: flags.controlService ?? flags.service,
+      apiPort,
+      controlPort: control.port,
+      controlToken: control.token,
+      environment: await environmentOf({ env: flags.env }),
+      envFile: flags.envFile ? path.resolve(flags.envFile) : undefined,
+      readyWhen,
+      startupTimeoutMs,
+    },
+  };
+}
+
 /** Reads and validates every setting of a run; throws a HarnessError (exit 2) on the first bad one. */
 export async function readRunSettings(input: RunSettingsInput): Promise<RunSettings> {
   const resolve = (file: string | undefined) => (file ? path.resolve(file) : undefined);
@@ -187,6 +520,7 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
   checkRateWindow(input.rateWindow);
   parseListen(input.webhookListen);
   const serviceArgs = checkServiceArgs(input.target, input.serviceArgs);
+  const targetSpec = await readTargetSpec(input, serviceArgs);
   const sloFile = resolve(input.sloFile);
   const trafficFile = resolve(input.trafficFile);
   const churnConfigFile = resolve(input.churnConfigFile);
@@ -204,5 +538,6 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
     // As given: the plan names its file in the chaos verdict and messages the way the user wrote it.
     chaos: input.chaosFile ? await readChaosFile(input.chaosFile) : undefined,
     serviceArgs,
+    ...targetSpec,
   };
 }

@@ -32,15 +32,21 @@ import {
   type RunExtension,
 } from "./run-extension.ts";
 import { partitionKeys, traitsOf } from "./scenario-traits.ts";
+import { ComposeTarget } from "./targets/compose-target.ts";
 import { ContainerTarget } from "./targets/container-target.ts";
 import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
+import type { ComposeSpec, ContainerSpec } from "./targets/target-spec.ts";
 import { UrlTarget } from "./targets/url-target.ts";
 import { parseK6Errors, scenarioVerdict, type ScenarioVerdict } from "./verdict.ts";
 
 export interface RunRequest {
   scenarios: string[];
-  target: "embedded" | "container" | "url";
+  target: "embedded" | "container" | "compose" | "url";
+  /** --target container: --image and how to start it (undefined: the reference image, all defaults). */
+  container?: ContainerSpec;
+  /** --target compose: the stack (required for that target). */
+  compose?: ComposeSpec;
   baseUrl: string | undefined;
   controlUrl: string | undefined;
   controlToken: string | undefined;
@@ -161,19 +167,36 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
     }
     return new UrlTarget(request.baseUrl).withControl(request.controlUrl, request.controlToken).start();
   }
+  if (request.target === "compose") {
+    if (!request.compose) {
+      throw new HarnessError(
+        "Failed to start the run: --target compose needs --compose-file, --service and --port. Please give them.",
+        EXIT.usage,
+      );
+    }
+    return new ComposeTarget(request.compose).withLogDir(runDir).withProgress(request.say).start();
+  }
   const target =
     request.target === "container"
-      ? new ContainerTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs)
+      ? new ContainerTarget(request.container)
+          .withLogFile(path.join(runDir, "service.log"))
+          .withServiceArgs(request.serviceArgs)
       : new EmbeddedTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs);
   if (request.seed !== undefined) target.withSeed(request.seed);
   if (request.serviceCpus !== undefined) target.withCpuBudget(request.serviceCpus);
   return target.start();
 }
 
+/** Where a target's output is in the run directory. */
+function logHintOf(target: StartedTarget): string {
+  return target.logHint ?? "service.log";
+}
+
 async function apiKeysFor(request: RunRequest, target: StartedTarget): Promise<string[]> {
   if (request.apiKeys?.length) return request.apiKeys;
   // The service the harness started told it its keys (its --keys-file): no hook needed.
-  if (target instanceof StartedEmbeddedTarget && target.apiKeys.length > 0) return [...target.apiKeys];
+  const told = target.apiKeys ?? [];
+  if (told.length > 0) return [...told];
   if (!target.control) {
     throw new HarnessError(
       "Failed to pick API keys: the target has no control API to list its partners. Please pass --keys <file>.",
@@ -199,6 +222,8 @@ async function apiKeysFor(request: RunRequest, target: StartedTarget): Promise<s
 }
 
 interface ScenarioRun {
+  /** Where the target's output is, for the message of a target that died. */
+  logs: string;
   k6: string;
   script: string;
   runDir: string;
@@ -250,7 +275,7 @@ async function runScenario(
     .catch(() => undefined);
   const errors: string[] = [];
   const died = death();
-  if (died) errors.push(`Target died during the run: ${died}. Please look at ${path.join(run.runDir, "service.log")}.`);
+  if (died) errors.push(`Target died during the run: ${died}. Please look at ${run.logs}.`);
   if (result.timedOut) errors.push(`k6 ran past the bound of ${run.boundSeconds} s and was stopped.`);
   if (result.interrupted && !died) errors.push("Interrupted before the end of the run.");
   if (result.exitCode !== 0 && result.exitCode !== 99) {
@@ -363,7 +388,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       stop.abort();
     });
     const k6StartedAt = Date.now();
-    const run: ScenarioRun = { k6, script: "", runDir, apiUrl, keys: [], extraSettings, boundSeconds: 0 };
+    const logs = path.join(runDir, logHintOf(target));
+    const run: ScenarioRun = { logs, k6, script: "", runDir, apiUrl, keys: [], extraSettings, boundSeconds: 0 };
     const results = await Promise.all(
       scenarios.map((scenario) =>
         runScenario(
@@ -452,6 +478,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   }
 
   const finishedAt = new Date();
+  const cpus = request.serviceCpus ?? request.container?.cpus;
   const summary: RunSummary = {
     run: {
       id: runId,
@@ -461,7 +488,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       target: {
         kind: request.target,
         apiUrl: target?.apiUrl,
-        ...(request.serviceCpus === undefined ? {} : { cpus: request.serviceCpus }),
+        ...(cpus === undefined ? {} : { cpus }),
       },
       profile: request.profile,
       duration: request.duration,

@@ -1,32 +1,35 @@
 /**
- * The reference service in a container, started with testcontainers: used by the containers tests and by the
- * harness's container target.
+ * The reference service's image as a testcontainers module: an ApiContainer (lib/harness/containers/api-container.ts)
+ * that only fills in what is known about this image, so it starts through the same path as any other image. Used by
+ * the containers tests and, as the default of --image, by the harness's container target.
  *
  *   const image = await buildServiceImage();          // scripts/build-service-image, offline
  *   await using service = await new ServiceContainer(image).withSeed(7).start();
  *   await fetch(`${service.apiUrl}/v2/products`, { headers: { "X-Authorization": "atd-partner-01" } });
  *
- * Containers run with host networking and bind 127.0.0.1 only. The service is asked for port 0 by default and reports
- * the ports it got in its `listening` line, so there is no free-port race. Ryuk (testcontainers' reaper) is turned
- * off when its image is not present locally, since nothing can be pulled here; stop() or `await using` removes the
- * container instead.
+ * What it fills in: free ports on 127.0.0.1 (host networking) unless withPorts() names them, a fresh control token,
+ * the service's options as ATD_SERVICE_* variables (the token stays out of process listings), readiness as the
+ * service's `{"event":"listening",...}` line followed by the control health check, and its seeded keys: it writes
+ * them (--keys-file) to a host directory mounted for it, so the started container knows them (apiKeys) without the
+ * partner-listing hook, which its required-hooks mode does not have. The image must be present
+ * locally: it is built here, never pulled. Ryuk is handled by ApiContainer (off when its image is absent).
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Readable } from "node:stream";
+import type { StartedTestContainer } from "testcontainers";
+import { freePort } from "./chaos/toxiproxy-server.ts";
 import {
-  GenericContainer,
-  ImageName,
-  Wait,
-  getContainerRuntimeClient,
-  type ContainerRuntimeClient,
-  type StartedTestContainer,
-} from "testcontainers";
-import { getReaperImage } from "testcontainers/build/reaper/reaper.js";
-import { HEADERS } from "../contract/endpoints.ts";
+  ApiContainer,
+  StartedApiContainer,
+  TARGET_CONTAINER_LABEL,
+  type StartedApiParts,
+} from "./containers/api-container.ts";
+import { ContainerStartError } from "./containers/container-start-error.ts";
+import { EXIT, HarnessError } from "./exit-codes.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BUILD_SERVICE_IMAGE = path.join(REPO_ROOT, "scripts", "build-service-image");
@@ -34,11 +37,14 @@ const BUILD_SERVICE_IMAGE = path.join(REPO_ROOT, "scripts", "build-service-image
 /** The tag scripts/build-service-image always (re)points at the newest build. */
 export const SERVICE_IMAGE = "atd-harness/service:local";
 
-/** Label on every service container, so a harness run (or a person) can find leftovers: docker ps -f label=... */
-export const SERVICE_CONTAINER_LABEL = "atd-harness.role";
+/** Label on every container the harness starts (the service's included): docker ps -f label=... */
+export const SERVICE_CONTAINER_LABEL = TARGET_CONTAINER_LABEL;
 
-const LISTENING = /"event"\s*:\s*"listening"/;
-const RECENT_LOG_LINES = 40;
+/** Where the mounted directory for the service's keys file is inside the container. */
+const KEYS_DIR_IN_CONTAINER = "/run/atd-keys";
+
+/** The line the service prints once both listeners are up (docs/service.md). */
+export const SERVICE_LISTENING = /"event"\s*:\s*"listening"/;
 
 export interface BuildServiceImageOptions {
   /** Rebuild even when an image with the same content hash exists. */
@@ -76,377 +82,142 @@ export async function buildServiceImage(options: BuildServiceImageOptions = {}):
   return tag;
 }
 
-export interface ServiceContainerOptions {
-  image: string;
-  host: string;
-  apiPort: number;
-  controlPort: number;
-  controlToken: string;
-  seed: number | undefined;
-  rateLimit: { limit: number; windowSeconds: number } | undefined;
-  logFile: string | undefined;
-  startupTimeoutMs: number;
-  environment: Record<string, string>;
-  /** Docker's --cpus; undefined: no limit. */
-  cpus: number | undefined;
+/** Service flags ("--rate-limit 20") as the ATD_SERVICE_* variables the image reads. */
+export function serviceArgsToEnvironment(args: readonly string[]): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([a-z][a-z-]*)$/.exec(args[i] ?? "")?.[1];
+    const value = args[i + 1];
+    if (!flag || value === undefined || value.startsWith("--")) {
+      throw new HarnessError(
+        `Failed to pass service flags to the container: "${args.join(" ")}" is not a list of --flag value pairs. Please write them as --rate-limit 20.`,
+        EXIT.usage,
+      );
+    }
+    environment[`ATD_SERVICE_${flag.replace(/-/g, "_").toUpperCase()}`] = value;
+    i++;
+  }
+  return environment;
 }
 
-/** A testcontainers-style builder for the service container. Every with... returns this. */
-export class ServiceContainer {
-  readonly #options: ServiceContainerOptions;
+/** The reference service's container. Every with... returns this. */
+export class ServiceContainer extends ApiContainer {
+  #ports: { api: number; control: number } | undefined;
+  #token = randomBytes(16).toString("hex");
+  #seed: number | undefined;
+  #rateLimit: { limit: number; windowSeconds: number } | undefined;
+  #keysDir: string | undefined;
 
   constructor(image: string = SERVICE_IMAGE) {
-    this.#options = {
-      image,
-      host: "127.0.0.1",
-      apiPort: 0,
-      controlPort: 0,
-      controlToken: randomBytes(16).toString("hex"),
-      seed: undefined,
-      rateLimit: undefined,
-      logFile: undefined,
-      startupTimeoutMs: 60_000,
-      environment: {},
-      cpus: undefined,
-    };
+    super(image);
+    this.withLogWait(SERVICE_LISTENING);
   }
 
-  withImage(image: string): this {
-    this.#options.image = image;
-    return this;
-  }
-
-  /** Fixed ports on 127.0.0.1 (host networking). Without it, the service picks free ones (port 0). */
+  /** Fixed ports on 127.0.0.1 (host networking). Without it (or for a 0), free ones are picked at start. */
   withPorts(apiPort: number, controlPort: number): this {
-    this.#options.apiPort = apiPort;
-    this.#options.controlPort = controlPort;
+    this.#ports = { api: apiPort, control: controlPort };
     return this;
   }
 
   /** The X-Control-Token the control API requires. Default: a random one, readable on the started container. */
   withControlToken(token: string): this {
-    this.#options.controlToken = token;
+    this.#token = token;
     return this;
   }
 
   withSeed(seed: number): this {
-    this.#options.seed = seed;
+    this.#seed = seed;
     return this;
   }
 
   /** The per-key allowance of the rate-limited GET endpoints (default 400 per 60 s). */
   withRateLimit(limit: number, windowSeconds: number): this {
-    this.#options.rateLimit = { limit, windowSeconds };
+    this.#rateLimit = { limit, windowSeconds };
     return this;
   }
 
-  /** Saves the container's stdout and stderr to this file (directories are created; the file is overwritten). */
-  withLogFile(file: string): this {
-    this.#options.logFile = file;
-    return this;
+  /** Service flags (docs/service.md), e.g. ["--hooks", "required"], passed as ATD_SERVICE_* variables. */
+  withServiceArgs(args: readonly string[]): this {
+    return this.withEnvironment(serviceArgsToEnvironment(args));
   }
 
-  /** A CPU budget in cores (Docker's --cpus, CFS quota over Docker's 100 ms period). */
-  withCpus(cores: number): this {
-    this.#options.cpus = cores;
-    return this;
+  protected override describe(): string {
+    return "the service container";
   }
 
-  withStartupTimeout(ms: number): this {
-    this.#options.startupTimeoutMs = ms;
-    return this;
+  protected override fixAdvice(): string {
+    return (
+      "fix what the service's output says (its options come from the ServiceContainer with... calls, or --service-args " +
+      "and --env), or rebuild the image with scripts/build-service-image"
+    );
   }
 
-  /** Any other service option, as ATD_SERVICE_<FLAG> variables (e.g. ATD_SERVICE_PRODUCTS). */
-  withEnvironment(environment: Record<string, string>): this {
-    Object.assign(this.#options.environment, environment);
-    return this;
-  }
-
-  async start(): Promise<StartedServiceContainer> {
-    const o = { ...this.#options, environment: { ...this.#options.environment } };
-    const client = await runtimeClient();
-    if (!(await client.image.exists(ImageName.fromString(o.image)))) {
-      throw startError(
-        `the image ${o.image} is not present and no registry can be reached`,
-        "build it first with scripts/build-service-image (or buildServiceImage() from lib/harness/service-container.ts)",
+  protected override async prepare(): Promise<void> {
+    if (!(await this.imagePresent())) {
+      throw new ContainerStartError(
+        `Failed to start the service container: the image ${this.image} is not present and no registry can be ` +
+          `reached. Please build it first with scripts/build-service-image (or buildServiceImage() from ` +
+          `lib/harness/service-container.ts).`,
       );
     }
-    await disableRyukWhenUnavailable(client);
-
-    // Everything goes in as ATD_SERVICE_* variables, not flags: the token stays out of process listings.
+    // Picked here rather than left to the service (port 0): the generic path waits on known ports.
+    const api = this.#ports?.api || (await freePort());
+    let control = this.#ports?.control || (await freePort());
+    while (control === api) control = await freePort();
     const environment: Record<string, string> = {
-      ...o.environment,
-      ATD_SERVICE_HOST: o.host,
-      ATD_SERVICE_PORT: String(o.apiPort),
-      ATD_SERVICE_CONTROL_PORT: String(o.controlPort),
-      ATD_SERVICE_CONTROL_TOKEN: o.controlToken,
+      ATD_SERVICE_HOST: "127.0.0.1",
+      ATD_SERVICE_PORT: String(api),
+      ATD_SERVICE_CONTROL_PORT: String(control),
+      ATD_SERVICE_CONTROL_TOKEN: this.#token,
     };
-    if (o.seed !== undefined) environment.ATD_SERVICE_SEED = String(o.seed);
-    if (o.rateLimit !== undefined) {
-      environment.ATD_SERVICE_RATE_LIMIT = String(o.rateLimit.limit);
-      environment.ATD_SERVICE_RATE_WINDOW_SECONDS = String(o.rateLimit.windowSeconds);
+    if (this.#seed !== undefined) environment.ATD_SERVICE_SEED = String(this.#seed);
+    if (this.#rateLimit !== undefined) {
+      environment.ATD_SERVICE_RATE_LIMIT = String(this.#rateLimit.limit);
+      environment.ATD_SERVICE_RATE_WINDOW_SECONDS = String(this.#rateLimit.windowSeconds);
     }
+    this.#keysDir = await mkdtemp(path.join(tmpdir(), "atd-keys-"));
+    // The service runs as the image's unprivileged user, which must create the file (through a rename) in there.
+    await chmod(this.#keysDir, 0o777);
+    this.withBindMounts([{ source: this.#keysDir, target: KEYS_DIR_IN_CONTAINER, mode: "rw" }]);
+    environment.ATD_SERVICE_KEYS_FILE = `${KEYS_DIR_IN_CONTAINER}/keys.json`;
+    this.withEnvironment(environment).withApiPort(api).withControl(control, this.#token);
+  }
 
-    const logs = new LogCollector(o.logFile);
-    let container: StartedTestContainer;
+  override async start(): Promise<StartedServiceContainer> {
     try {
-      const generic = new GenericContainer(o.image);
-      if (o.cpus !== undefined) generic.withResourcesQuota({ cpu: o.cpus });
-      container = await generic
-        .withNetworkMode("host")
-        .withEnvironment(environment)
-        .withLabels({ [SERVICE_CONTAINER_LABEL]: "service" })
-        .withLogConsumer((stream) => {
-          logs.consume(stream);
-        })
-        .withWaitStrategy(Wait.forLogMessage(LISTENING))
-        .withStartupTimeout(o.startupTimeoutMs)
-        .start();
-    } catch (error) {
-      // testcontainers has already stopped and removed a container that never became ready.
-      await logs.close();
-      const message = errorMessage(error);
-      const reason = message.startsWith("Log stream ended")
-        ? "the service exited before it was ready"
-        : message.includes("not received after")
-          ? `the service printed no listening line within ${o.startupTimeoutMs} ms`
-          : message;
-      throw startError(
-        `${reason}${logs.describe()}`,
-        "fix what the service's output says (its options come from the ServiceContainer with... calls), or rebuild " +
-          "the image with scripts/build-service-image",
-      );
+      const { container, parts } = await this.launch();
+      return new StartedServiceContainer(container, parts, await this.#seededKeys());
+    } finally {
+      if (this.#keysDir !== undefined) await rm(this.#keysDir, { recursive: true, force: true });
     }
+  }
 
-    let listening: ListeningLine;
+  /** The keys the service wrote before it said it was listening; none if it wrote none (then: hooks or --keys). */
+  async #seededKeys(): Promise<string[]> {
+    if (this.#keysDir === undefined) return [];
     try {
-      listening = await logs.listeningLine(5_000);
-    } catch (error) {
-      await container.stop({ timeout: 0, remove: true }).catch(() => undefined);
-      await logs.close();
-      throw startError(`${errorMessage(error)}${logs.describe()}`, "check the service's start-up output above");
+      const parsed = JSON.parse(await readFile(path.join(this.#keysDir, "keys.json"), "utf8")) as { keys?: unknown };
+      return Array.isArray(parsed.keys) ? parsed.keys.filter((k): k is string => typeof k === "string") : [];
+    } catch {
+      return [];
     }
-
-    const started = new StartedServiceContainer({ container, logs, controlToken: o.controlToken, ...listening });
-    try {
-      await waitForHealth(started, Math.max(5_000, o.startupTimeoutMs / 2));
-    } catch (error) {
-      await started.stop();
-      throw startError(
-        `${errorMessage(error)}${logs.describe()}`,
-        "check that the service binds 127.0.0.1 and that nothing else holds its ports",
-      );
-    }
-    return started;
   }
 }
 
-/** A running service container. stop() (or leaving an `await using` block) stops and removes it. */
-export class StartedServiceContainer implements AsyncDisposable {
-  readonly #container: StartedTestContainer;
-  readonly #logs: LogCollector;
-  #stopped: Promise<void> | undefined;
-  /** Base URL of the public API, e.g. http://127.0.0.1:41234 (no trailing slash). */
-  readonly apiUrl: string;
+/** A running service container: an API container that always has its control API. */
+export class StartedServiceContainer extends StartedApiContainer {
   /** Base URL of the control API; requests need the X-Control-Token header (controlHeaders()). */
-  readonly controlUrl: string;
-  readonly controlToken: string;
+  override readonly controlUrl: string;
+  override readonly controlToken: string;
+  /** The service's seeded API keys, as it wrote them at start. */
+  readonly apiKeys: readonly string[];
 
-  /** Made by ServiceContainer.start(). */
-  constructor(parts: {
-    container: StartedTestContainer;
-    logs: LogCollector;
-    controlToken: string;
-    api: string;
-    control: string;
-  }) {
-    this.#container = parts.container;
-    this.#logs = parts.logs;
-    this.controlToken = parts.controlToken;
-    this.apiUrl = parts.api.replace(/\/+$/, "");
-    this.controlUrl = parts.control.replace(/\/+$/, "");
+  constructor(container: StartedTestContainer, parts: StartedApiParts, apiKeys: readonly string[]) {
+    super(container, parts);
+    this.controlUrl = parts.controlUrl ?? "";
+    this.controlToken = parts.controlToken ?? "";
+    this.apiKeys = apiKeys;
   }
-
-  get containerId(): string {
-    return this.#container.getId();
-  }
-
-  /** The headers the control API requires. */
-  controlHeaders(): Record<string, string> {
-    return { [HEADERS.control]: this.controlToken };
-  }
-
-  /** The container's most recent output lines (all of it is in the log file, when one was asked for). */
-  recentLogs(): string[] {
-    return this.#logs.recent();
-  }
-
-  /** Stops and removes the container, then flushes the log file. Safe to call more than once. */
-  stop(): Promise<void> {
-    this.#stopped ??= (async () => {
-      try {
-        await this.#container.stop({ timeout: 2_000, remove: true });
-      } finally {
-        await this.#logs.close();
-      }
-    })();
-    return this.#stopped;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.stop();
-  }
-}
-
-interface ListeningLine {
-  api: string;
-  control: string;
-}
-
-/** Keeps the last lines of the container's output, saves all of it to a file if asked, and finds the ready line. */
-class LogCollector {
-  readonly #lines: string[] = [];
-  readonly #file: WriteStream | undefined;
-  #partial = "";
-  #ended: Promise<void> = Promise.resolve();
-  #listening: ListeningLine | undefined;
-  readonly #waiters = new Set<() => void>();
-
-  constructor(file: string | undefined) {
-    if (file !== undefined) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.#file = createWriteStream(file, { flags: "w" });
-    }
-  }
-
-  consume(stream: Readable): void {
-    this.#ended = new Promise((resolve) => {
-      stream.on("data", (chunk: string | Buffer) => {
-        const text = chunk.toString();
-        this.#file?.write(text);
-        this.#addText(text);
-      });
-      stream.on("end", resolve);
-      stream.on("close", resolve);
-      stream.on("error", () => {
-        resolve();
-      });
-    });
-  }
-
-  #addText(text: string): void {
-    const parts = (this.#partial + text).split("\n");
-    this.#partial = parts.pop() ?? "";
-    for (const line of parts) this.#addLine(line.replace(/\r$/, ""));
-  }
-
-  #addLine(line: string): void {
-    this.#lines.push(line);
-    if (this.#lines.length > RECENT_LOG_LINES) this.#lines.shift();
-    if (this.#listening === undefined && LISTENING.test(line)) {
-      this.#listening = parseListening(line);
-      for (const wake of this.#waiters) wake();
-    }
-  }
-
-  recent(): string[] {
-    return this.#partial === "" ? [...this.#lines] : [...this.#lines, this.#partial];
-  }
-
-  /** The parsed listening line; it has already been seen by the wait strategy, so this is normally immediate. */
-  async listeningLine(timeoutMs: number): Promise<ListeningLine> {
-    if (this.#listening === undefined) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
-        const waiters = this.#waiters;
-        function done(): void {
-          clearTimeout(timer);
-          waiters.delete(done);
-          resolve();
-        }
-        waiters.add(done);
-      });
-    }
-    if (this.#listening === undefined) {
-      throw new Error('the service printed no usable {"event":"listening","api":...,"control":...} line');
-    }
-    return this.#listening;
-  }
-
-  /** ", its last output: ..." for error messages, or "" when there was none. */
-  describe(): string {
-    const lines = this.recent().filter((line) => line.trim() !== "");
-    return lines.length === 0 ? "" : `; its last output: ${lines.slice(-5).join(" | ").replace(/\.$/, "")}`;
-  }
-
-  /** Waits (briefly) for the log stream to end, then flushes and closes the file. */
-  async close(): Promise<void> {
-    await Promise.race([this.#ended, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    if (this.#partial !== "") {
-      this.#addLine(this.#partial);
-      this.#partial = "";
-    }
-    const file = this.#file;
-    if (file !== undefined && !file.closed) {
-      await new Promise<void>((resolve) => {
-        file.end(resolve);
-      });
-    }
-  }
-}
-
-function parseListening(line: string): ListeningLine | undefined {
-  try {
-    const parsed = JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>;
-    if (typeof parsed.api === "string" && typeof parsed.control === "string") {
-      return { api: parsed.api, control: parsed.control };
-    }
-  } catch {
-    // Not JSON: listeningLine() reports it.
-  }
-  return undefined;
-}
-
-async function waitForHealth(service: StartedServiceContainer, timeoutMs: number): Promise<void> {
-  const url = `${service.controlUrl}/__control/health`;
-  const deadline = Date.now() + timeoutMs;
-  let last = "no answer";
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url, { headers: service.controlHeaders(), signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
-    } catch (error) {
-      last = errorMessage(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the control health endpoint ${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
-}
-
-async function runtimeClient(): Promise<ContainerRuntimeClient> {
-  try {
-    return await getContainerRuntimeClient();
-  } catch (error) {
-    throw startError(`no Docker engine answers (${errorMessage(error)})`, "run scripts/ensure-docker first");
-  }
-}
-
-/** Ryuk cannot be pulled offline; without it, containers are removed by stop() / `await using`. */
-async function disableRyukWhenUnavailable(client: ContainerRuntimeClient): Promise<void> {
-  if (process.env.TESTCONTAINERS_RYUK_DISABLED !== undefined) return;
-  const available = await client.image.exists(ImageName.fromString(getReaperImage())).catch(() => false);
-  if (!available) process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
-}
-
-function startError(reason: string, fix: string): Error {
-  return new Error(`Failed to start the service container: ${reason}. Please ${fix}.`);
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function lastLines(text: string, count: number): string {
