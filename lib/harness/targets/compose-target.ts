@@ -16,7 +16,7 @@ import {
   type WaitStrategy,
 } from "testcontainers";
 import type { ComposeOptions } from "testcontainers/build/container-runtime/clients/compose/types.js";
-import { ControlClient } from "../control-client.ts";
+import { HooksClient } from "../hooks/hooks-client.ts";
 import { CONTROL_HEALTH_PATH } from "../containers/api-container.ts";
 import { resolveCompose } from "../containers/compose-binary.ts";
 import { ComposeServiceWaitStrategy } from "../containers/compose-service-wait-strategy.ts";
@@ -136,7 +136,7 @@ async function downStack(options: ComposeOptions): Promise<void> {
 export class StartedComposeTarget implements StartedTarget {
   readonly kind = "compose";
   readonly apiUrl: string;
-  readonly control: ControlClient | undefined;
+  readonly control: HooksClient | undefined;
   readonly died: Promise<string>;
   readonly projectName: string;
   readonly logHint: string;
@@ -162,7 +162,7 @@ export class StartedComposeTarget implements StartedTarget {
     this.apiUrl = `http://127.0.0.1:${String(spec.apiPort)}`;
     this.control =
       spec.controlPort !== undefined && spec.controlToken !== undefined
-        ? new ControlClient(`http://127.0.0.1:${String(spec.controlPort)}`, spec.controlToken)
+        ? new HooksClient(`http://127.0.0.1:${String(spec.controlPort)}`, spec.controlToken)
         : undefined;
     this.logHint = "compose-*.log";
     // The services the run talks to are watched; a dependency that exits shows through them.

@@ -5,7 +5,7 @@
  * networking (loopback only), logs saved in the run directory, always removed at the end, also on Ctrl-C (the run
  * stops its target in a finally). Watched: a container that exits or stops answering its health check ends the run.
  */
-import { ControlClient } from "../control-client.ts";
+import { HooksClient } from "../hooks/hooks-client.ts";
 import { ApiContainer, type StartedApiContainer } from "../containers/api-container.ts";
 import { ContainerStartError } from "../containers/container-start-error.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
@@ -117,7 +117,7 @@ export class ContainerTarget {
 export class StartedContainerTarget implements StartedTarget {
   readonly kind = "container";
   readonly apiUrl: string;
-  readonly control: ControlClient | undefined;
+  readonly control: HooksClient | undefined;
   readonly died: Promise<string>;
   readonly containerId: string;
   readonly logHint = "service.log";
@@ -133,7 +133,7 @@ export class StartedContainerTarget implements StartedTarget {
     this.apiKeys = container instanceof StartedServiceContainer ? container.apiKeys : [];
     this.control =
       container.controlUrl !== undefined && container.controlToken !== undefined
-        ? new ControlClient(container.controlUrl, container.controlToken)
+        ? new HooksClient(container.controlUrl, container.controlToken)
         : undefined;
     const name = `the container ${this.containerId.slice(0, 12)} (${image})`;
     this.#watch = watchTarget({

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
-import { ControlClient } from "../control-client.ts";
+import { HooksClient } from "../hooks/hooks-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { SERVICE_MAIN } from "../paths.ts";
 import { applyCpuBudget, type CpuBudget } from "./cpu-budget.ts";
@@ -148,7 +148,7 @@ async function readKeysFile(file: string): Promise<string[]> {
 export class StartedEmbeddedTarget implements StartedTarget {
   readonly kind = "embedded";
   readonly apiUrl: string;
-  readonly control: ControlClient;
+  readonly control: HooksClient;
   readonly died: Promise<string>;
   readonly pid: number | undefined;
   /** The service's CPU budget, when --service-cpus gave one. */
@@ -170,7 +170,7 @@ export class StartedEmbeddedTarget implements StartedTarget {
     this.cpuBudget = cpuBudget;
     this.pid = child.pid;
     this.apiUrl = listening.api;
-    this.control = new ControlClient(listening.control, token);
+    this.control = new HooksClient(listening.control, token);
     this.died = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         if (!this.#stopping) resolve(`the embedded service (pid ${child.pid}) exited (${signal ?? `code ${code}`})`);

@@ -1,5 +1,5 @@
 /** An existing deployment given by URL: nothing to start, but it must answer before k6 is pointed at it. */
-import { ControlClient } from "../control-client.ts";
+import { HooksClient } from "../hooks/hooks-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import type { StartedTarget } from "./started-target.ts";
 
@@ -53,7 +53,7 @@ export class UrlTarget {
         EXIT.target,
       );
     }
-    const control = this.#control ? new ControlClient(this.#control.url, this.#control.token) : undefined;
+    const control = this.#control ? new HooksClient(this.#control.url, this.#control.token) : undefined;
     return {
       kind: "url",
       apiUrl: this.#baseUrl,

@@ -3,7 +3,7 @@
  * seconds `probe` says whether it is dead (a container that exited), and, with a control API, health answers missed
  * three times in a row count as dead too.
  */
-import type { ControlClient } from "../control-client.ts";
+import type { HooksClient } from "../hooks/hooks-client.ts";
 
 const WATCH_INTERVAL_MS = 2_000;
 /** Health answers missed in a row before the target counts as dead. */
@@ -17,7 +17,7 @@ export interface TargetWatch {
 export function watchTarget(options: {
   /** A reason when the target is dead, undefined while it lives. */
   probe: () => Promise<string | undefined>;
-  control: ControlClient | undefined;
+  control: HooksClient | undefined;
   /** What the health message calls the target, e.g. "the service container 3f2a...". */
   name: string;
 }): TargetWatch {
