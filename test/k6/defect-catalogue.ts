@@ -5,6 +5,7 @@
  */
 import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
+import { SOAK_CHECKS } from "../../lib/harness/soak/drift.ts";
 import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
 import { ALTERNATIVES_CHECKS } from "../../lib/k6/alternatives/rules.ts";
 
@@ -89,3 +90,24 @@ export const RATE_LIMIT_DEFECTS: [defect: string, check: string][] = [
     "rate-limit #9 50 concurrent requests on one key for a window get the limit of successes, never more",
   ],
 ];
+
+/** The rate-limit value checks every answer of the load scenarios gets (lib/k6/checks.ts). */
+export const RATE_LIMIT_VALUE_CHECKS = {
+  limitConstant: "rate-limit: X-RateLimit-Limit constant per key",
+  belowLimit: "rate-limit: X-RateLimit-Remaining below the limit on a 200",
+  neverRises: "rate-limit: X-RateLimit-Remaining never rises within a window",
+};
+
+/** Rate-limit header values under load (partner-mix on one key): each defect and the one value check it breaks. */
+export const HEADER_VALUE_DEFECTS: [defect: string, check: string][] = [
+  ["rate-limit-limit-flaps", RATE_LIMIT_VALUE_CHECKS.limitConstant],
+  ["rate-limit-remaining-is-limit", RATE_LIMIT_VALUE_CHECKS.belowLimit],
+  ["rate-limit-remaining-per-endpoint", RATE_LIMIT_VALUE_CHECKS.neverRises],
+];
+
+/**
+ * Soak drift: the slowdown is judged from k6's samples. (soak-memory-leak needs the service's /metrics, an optional
+ * hook: on a required-hooks service the soak says memory was not judged, so that defect is proven only on the
+ * reference service, in soak.matrix.test.ts.)
+ */
+export const SOAK_SAMPLE_DEFECTS: [defect: string, check: string][] = [["soak-slowdown", SOAK_CHECKS.p95]];

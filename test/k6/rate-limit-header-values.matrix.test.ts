@@ -4,14 +4,10 @@
  * of them judged. One key, so that a few seconds of the smoke profile spend it enough to show a rise.
  */
 import { describe, expect, it } from "vitest";
+import { HEADER_VALUE_DEFECTS, RATE_LIMIT_VALUE_CHECKS } from "./defect-catalogue.ts";
 import { failedChecks, runHarnessProcess, runLimiter, tempFile } from "./harness-process.ts";
 
-const CHECKS = {
-  limitConstant: "rate-limit: X-RateLimit-Limit constant per key",
-  belowLimit: "rate-limit: X-RateLimit-Remaining below the limit on a 200",
-  neverRises: "rate-limit: X-RateLimit-Remaining never rises within a window",
-};
-const VALUE_CHECKS: readonly string[] = Object.values(CHECKS);
+const VALUE_CHECKS: readonly string[] = Object.values(RATE_LIMIT_VALUE_CHECKS);
 
 const keys = tempFile("keys.txt", "atd-partner-01\n");
 const limited = runLimiter(2);
@@ -25,11 +21,7 @@ function partnerMix(serviceArgs: string[] = []) {
 }
 
 describe("rate-limit header values under load", () => {
-  it.concurrent.each([
-    ["rate-limit-limit-flaps", CHECKS.limitConstant],
-    ["rate-limit-remaining-is-limit", CHECKS.belowLimit],
-    ["rate-limit-remaining-per-endpoint", CHECKS.neverRises],
-  ])("should fail partner-mix with %s by the check %s", async (defect, check) => {
+  it.concurrent.each(HEADER_VALUE_DEFECTS)("should fail partner-mix with %s by the check %s", async (defect, check) => {
     const result = await partnerMix(["--service-args", `--defects ${defect}`]);
     expect(result.exitCode, result.output).toBe(1);
     // This rule, and no other value rule: each defect breaks one.
