@@ -57,7 +57,7 @@ describe("harness run soak (compressed)", () => {
     expect(readFileSync(path.join(correct.runDir ?? "", "soak-resources.jsonl"), "utf8")).toMatch(/"source":"service"/);
     const prom = readFileSync(path.join(correct.runDir ?? "", "metrics.prom"), "utf8");
     expect(prom).toMatch(/atd_soak_p95_drift_ratio\{[^}]*extension="soak"/);
-    expect(prom).toMatch(/atd_soak_memory_slope_bytes_per_minute\{[^}]*memory="rss"/);
+    expect(prom).toMatch(/atd_soak_memory_slope_bytes_per_second\{[^}]*memory="rss"/);
 
     expect(leak.exitCode, leak.output).toBe(1);
     expect(failedChecks(leak)).toContain(SOAK_CHECKS.memory);

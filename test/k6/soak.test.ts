@@ -31,6 +31,9 @@ describe("harness run soak (short)", () => {
     expect(readFileSync(path.join(result.runDir ?? "", "soak-resources.jsonl"), "utf8")).toMatch(/"source":"service"/);
     const prom = expectLatencyHistogram(result);
     expect(prom).toMatch(/atd_soak_p95_drift_ratio\{[^}]*extension="soak"/);
+    // Base units: the memory slope is exported in bytes per second, never per minute.
+    expect(prom).toMatch(/atd_soak_memory_slope_bytes_per_second\{[^}]*memory="rss"/);
+    expect(prom).not.toMatch(/_per_minute/);
     expect(timedPerType(prom).get("booking_status_updated")).toBeGreaterThan(0);
     // Partner traffic confirms supplier-decided types and cancels: their decisions, vouchers and ends are expected.
     const sink = sinkOf(result).figures as { followOns: number; unexpected: number; lost: number };

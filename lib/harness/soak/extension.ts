@@ -81,9 +81,10 @@ export function soakSeries(f: Record<string, number>): GaugeSeries[] {
   );
   if (has("rssSlopeBytesPerMinute")) {
     series.push(
-      gauge("soak_memory_slope_bytes_per_minute", "Slope of the service's memory after warm-up.", [
-        { labels: { memory: "rss" }, value: f.rssSlopeBytesPerMinute as number },
-        { labels: { memory: "heap_used" }, value: f.heapSlopeBytesPerMinute as number },
+      // Base units for Prometheus: bytes per second (summary.json keeps the per-minute figures the rules use).
+      gauge("soak_memory_slope_bytes_per_second", "Slope of the service's memory after warm-up, bytes per second.", [
+        { labels: { memory: "rss" }, value: (f.rssSlopeBytesPerMinute as number) / 60 },
+        { labels: { memory: "heap_used" }, value: (f.heapSlopeBytesPerMinute as number) / 60 },
       ]),
       gauge("soak_open_connections", "Mean open connections of the service in the compared windows.", [
         { labels: { window: "first" }, value: f.openConnectionsFirst as number },
