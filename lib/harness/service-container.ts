@@ -5,7 +5,8 @@
  *
  *   const image = await buildServiceImage();          // scripts/build-service-image, offline
  *   await using service = await new ServiceContainer(image).withSeed(7).start();
- *   await fetch(`${service.apiUrl}/v2/products`, { headers: { "X-Authorization": "atd-partner-01" } });
+ *   const [key] = service.apiKeys;                    // the seeded keys it wrote, never a name assumed here
+ *   await fetch(`${service.apiUrl}/v2/products`, { headers: { "X-Authorization": key } });
  *
  * What it fills in: free ports on 127.0.0.1 (host networking) unless withPorts() names them, a fresh control token,
  * the service's options as ATD_SERVICE_* variables (the token stays out of process listings), readiness as the

@@ -92,7 +92,7 @@ export async function runHooksCheck(flags: HooksCheckFlags, say: (line: string) 
   }
   const webhookListen = parseListen(flags.webhookListen);
   const webhookUrl =
-    flags.webhookUrl === undefined ? undefined : url("--webhook-url", flags.webhookUrl, "http://10.0.0.5:9000");
+    flags.webhookUrl === undefined ? undefined : url("--webhook-url", flags.webhookUrl, "http://127.0.0.1:9000");
   const givenKeys = flags.keys === undefined ? undefined : await readKeysFile(flags.keys);
 
   const trace: Exchange[] = [];
