@@ -17,7 +17,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,7 @@ import {
 } from "./containers/api-container.ts";
 import { ContainerStartError } from "./containers/container-start-error.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
+import { readSeededKeys } from "./targets/seeded-keys.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BUILD_SERVICE_IMAGE = path.join(REPO_ROOT, "scripts", "build-service-image");
@@ -195,13 +196,7 @@ export class ServiceContainer extends ApiContainer {
 
   /** The keys the service wrote before it said it was listening; none if it wrote none (then: hooks or --keys). */
   async #seededKeys(): Promise<string[]> {
-    if (this.#keysDir === undefined) return [];
-    try {
-      const parsed = JSON.parse(await readFile(path.join(this.#keysDir, "keys.json"), "utf8")) as { keys?: unknown };
-      return Array.isArray(parsed.keys) ? parsed.keys.filter((k): k is string => typeof k === "string") : [];
-    } catch {
-      return [];
-    }
+    return this.#keysDir === undefined ? [] : readSeededKeys(path.join(this.#keysDir, "keys.json"));
   }
 }
 

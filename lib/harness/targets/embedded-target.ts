@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -13,6 +13,7 @@ import { HooksClient } from "../hooks/hooks-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { SERVICE_MAIN } from "../paths.ts";
 import { applyCpuBudget, type CpuBudget } from "./cpu-budget.ts";
+import { readSeededKeys } from "./seeded-keys.ts";
 import type { StartedTarget } from "./started-target.ts";
 
 const START_TIMEOUT_MS = 20_000;
@@ -119,7 +120,7 @@ export class EmbeddedTarget {
         }
       });
     });
-    const keys = await readKeysFile(keysFile).finally(() =>
+    const keys = await readSeededKeys(keysFile).finally(() =>
       keysDir ? rm(keysDir, { recursive: true, force: true }) : undefined,
     );
     let budget: CpuBudget | undefined;
@@ -132,16 +133,6 @@ export class EmbeddedTarget {
       }
     }
     return new StartedEmbeddedTarget(child, listening, token, keys, budget);
-  }
-}
-
-/** The keys the service wrote (service/keys-file.ts); an empty list when it wrote none. */
-async function readKeysFile(file: string): Promise<string[]> {
-  try {
-    const parsed = JSON.parse(await readFile(file, "utf8")) as { keys?: unknown };
-    return Array.isArray(parsed.keys) ? parsed.keys.filter((k): k is string => typeof k === "string") : [];
-  } catch {
-    return [];
   }
 }
 
