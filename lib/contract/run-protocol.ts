@@ -33,6 +33,22 @@ export const K6_ENV = {
    * exactly those: discovered once by the churn extension, before its first change could hide one from a second walk.
    */
   hotSet: "ATD_HOT_SET",
+  /**
+   * Public-API-only runs (no control API): the run's own API key for competing demand (black-box churn, selling a slot
+   * out on purpose). Taken from the end of --keys and never in ATD_API_KEYS, so no traffic spends it.
+   */
+  harnessKey: "ATD_HARNESS_KEY",
+  /**
+   * Public-API-only runs: comma-separated indexes in ATD_API_KEYS of the keys the operator enabled alternatives for
+   * (--alternatives-keys); the others are taken as keys without the feature. Absent: which keys have it is unknown.
+   */
+  alternativesKeys: "ATD_ALTERNATIVES_KEYS",
+  /**
+   * Public-API-only runs: how long (real seconds) the target's reservations hold their seats, as its operator states it
+   * (--reservation-hold). Absent: for the booking's whole life (decisions.md), so no confirm can be made to fail from
+   * outside and the checks that need one are not judged.
+   */
+  reservationHoldSeconds: "ATD_RESERVATION_HOLD_SECONDS",
 } as const;
 
 /** A failed check logs `<marker>{"check": name, "problem": text}` once per distinct problem per VU. */

@@ -4,6 +4,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { CoverageLevel } from "./coverage.ts";
 import type { ExitCode } from "./exit-codes.ts";
 import { formatObserved } from "./reports/format-observed.ts";
 import type { ExtensionVerdict } from "./run-extension.ts";
@@ -23,6 +24,8 @@ export interface RunSummary {
     scenarios: string[];
     k6: string | undefined;
     node: string;
+    /** What the target let the harness do (lib/harness/coverage.ts); absent when the target never started. */
+    level?: CoverageLevel;
   };
   verdict: Outcome;
   exitCode: ExitCode;
@@ -30,7 +33,7 @@ export interface RunSummary {
   errors: string[];
   scenarios: ScenarioVerdict[];
   /** Scenarios asked for that did not run, and why (e.g. no control API on a url target). */
-  skipped?: { kind: "scenario" | "extension"; name: string; reason: string }[];
+  skipped?: { kind: "scenario" | "extension" | "check"; name: string; reason: string }[];
   /** The verdicts of what ran beside k6 (webhook sink, churn, chaos...). */
   extensions: ExtensionVerdict[];
 }

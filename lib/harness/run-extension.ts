@@ -4,6 +4,7 @@
  * and before k6, and finishes them after k6, in reverse order; each returns its own part of the verdict.
  */
 import type { K6_ENV } from "../contract/index.ts";
+import type { CoverageLevel, NotJudged } from "./coverage.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
 import type { CheckVerdict, Outcome, ThresholdVerdict } from "./verdict.ts";
 
@@ -17,6 +18,24 @@ export interface RunContext {
   /** Seed of the run (churn schedules and the like derive from it). */
   seed: number;
   say: (line: string) => void;
+  /** What the target lets the harness do (coverage.ts): public API only, required hooks, reference extensions. */
+  level: CoverageLevel;
+  /**
+   * Public API only: the run's own key for competing demand (black-box churn, selling a slot out), the last of --keys
+   * and never in `keys`. Undefined with a control API.
+   */
+  harnessKey: string | undefined;
+  /** Public API only: what the operator states about the target, since no hook can tell (--alternatives-keys...). */
+  publicApi: PublicApiFacts;
+}
+
+export interface PublicApiFacts {
+  /** Indexes in `keys` of the keys with the alternatives feature (--alternatives-keys); undefined: unknown. */
+  alternativesKeys: number[] | undefined;
+  /** --reservation-hold: seconds a reservation holds its seats; undefined: for the booking's whole life. */
+  reservationHoldSeconds: number | undefined;
+  /** --time-scale: how much faster than real time the target's clock runs (no clock hook to read it); default 1. */
+  timeScale: number;
 }
 
 /** What k6 left for each scenario, for extensions that read it (e.g. expectations logged by scenarios). */
@@ -44,12 +63,16 @@ export interface ExtensionVerdict {
   /** Observations that are reported but do not fail the run (e.g. behaviour the spec leaves open). */
   findings: string[];
   errors: string[];
+  /** Checks that could not be judged at the run's level (or in its time): reported as skipped, never as passed. */
+  notJudged?: NotJudged[];
 }
 
 export interface RunExtension {
   readonly name: string;
   /** It drives the test-only control API: skipped, with a SKIP line, on a target without one. */
   readonly needsControl?: boolean;
+  /** Public API only: it needs the run's own key for competing demand (RunContext.harnessKey). */
+  readonly needsHarnessKey?: boolean;
   start(ctx: RunContext): Promise<ExtensionStart>;
   finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict>;
   /** Releases whatever start() took, also when the run fails half-way; safe to call more than once. */
@@ -74,5 +97,6 @@ export function extensionVerdict(
     figures: parts.figures ?? {},
     findings: parts.findings ?? [],
     errors,
+    ...(parts.notJudged?.length ? { notJudged: parts.notJudged } : {}),
   };
 }

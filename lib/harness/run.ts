@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { K6_ENV } from "../contract/index.ts";
 import { capacityScenario, parseCapacityRates, profileNamed } from "../k6/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
+import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel } from "./coverage.ts";
 import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
 import { HOOK_ABSENT_STATUSES } from "../contract/hook-failure.ts";
@@ -28,6 +29,7 @@ import {
   type ExtensionStart,
   type ExtensionVerdict,
   type K6Outputs,
+  type PublicApiFacts,
   type RunContext,
   type RunExtension,
 } from "./run-extension.ts";
@@ -78,11 +80,23 @@ export interface RunRequest {
    * skip fails the run (exit 1): a green run must have covered what was asked for.
    */
   allowSkips?: boolean;
+  /**
+   * What the operator states about a target without test hooks (--alternatives-keys as key values, --reservation-hold,
+   * --time-scale); used only at the public-API level.
+   */
+  publicApi?: PublicApiRequest;
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
   /** Aborts the run (Ctrl-C). */
   signal: AbortSignal;
   say: (line: string) => void;
+}
+
+export interface PublicApiRequest {
+  /** Keys (values from --keys) the operator enabled alternatives for. */
+  alternativesKeys?: string[];
+  reservationHoldSeconds?: number;
+  timeScale?: number;
 }
 
 export interface RunOutcome {
@@ -190,6 +204,51 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
 /** Where a target's output is in the run directory. */
 function logHintOf(target: StartedTarget): string {
   return target.logHint ?? "service.log";
+}
+
+/**
+ * Public API only: the last key becomes the run's own, for competing demand, so no scenario's traffic spends it (its
+ * reservations would otherwise count against the partner the traffic measures).
+ */
+function splitHarnessKey(keys: readonly string[]): { keys: string[]; harnessKey: string } {
+  if (keys.length < 2) {
+    throw new HarnessError(
+      `Failed to hand out API keys: without test hooks, churn and the alternatives and invariants scenarios take seats through the public API with a key of the run's own (the last of --keys), and the run has ${keys.length}. Please pass at least two keys (--keys).`,
+      EXIT.usage,
+    );
+  }
+  return { keys: keys.slice(0, -1), harnessKey: keys.at(-1) as string };
+}
+
+/** What k6 gets of the public-API facts: the run's own key and what the operator stated. */
+function publicApiSettings(ctx: RunContext): ExtensionStart["k6Settings"] {
+  const facts = ctx.publicApi;
+  return {
+    ...(ctx.harnessKey === undefined ? {} : { harnessKey: ctx.harnessKey }),
+    ...(facts.alternativesKeys === undefined ? {} : { alternativesKeys: facts.alternativesKeys.join(",") }),
+    ...(facts.reservationHoldSeconds === undefined
+      ? {}
+      : { reservationHoldSeconds: String(facts.reservationHoldSeconds) }),
+  };
+}
+
+function publicApiFacts(given: PublicApiRequest | undefined, keys: readonly string[]): PublicApiFacts {
+  let alternativesKeys: number[] | undefined;
+  if (given?.alternativesKeys !== undefined) {
+    const unknown = given.alternativesKeys.filter((k) => !keys.includes(k));
+    if (unknown.length > 0) {
+      throw new HarnessError(
+        `Failed to read --alternatives-keys: ${unknown.length} of its keys are not among the run's keys (the last of --keys is the run's own without test hooks). Please list keys from --keys.`,
+        EXIT.usage,
+      );
+    }
+    alternativesKeys = keys.flatMap((k, i) => (given.alternativesKeys?.includes(k) ? [i] : []));
+  }
+  return {
+    alternativesKeys,
+    reservationHoldSeconds: given?.reservationHoldSeconds,
+    timeScale: given?.timeScale ?? 1,
+  };
 }
 
 async function apiKeysFor(request: RunRequest, target: StartedTarget): Promise<string[]> {
@@ -307,6 +366,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   let k6Path: string | undefined;
   const started: RunExtension[] = [];
   const skipped: NonNullable<RunSummary["skipped"]> = [];
+  let runLevel: CoverageLevel | undefined;
   /** What the run is doing, for the message of an unexpected error. */
   let phase = "build the scenarios";
   try {
@@ -338,20 +398,32 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       );
     }
     phase = "pick the API keys";
+    const level = await coverageLevelOf(control);
+    runLevel = level;
+    request.say(`  coverage level: ${LEVEL_NAMES[level]}`);
+    const allKeys = await apiKeysFor(request, target);
+    const harnessKeyNeeded =
+      level === "public-api" &&
+      (scenarios.some((s) => traitsOf(s).needsHarnessKey === true) ||
+        request.extensions.some((e) => e.needsHarnessKey === true));
+    const { keys, harnessKey } = harnessKeyNeeded ? splitHarnessKey(allKeys) : { keys: allKeys, harnessKey: undefined };
     const ctx: RunContext = {
       runId,
       runDir,
       target,
-      keys: await apiKeysFor(request, target),
+      keys,
       scenarios,
       seed: request.seed ?? 1,
       say: request.say,
+      level,
+      harnessKey,
+      publicApi: publicApiFacts(request.publicApi, keys),
     };
 
     phase = "start the extensions";
     const keysByScenario = partitionKeys(scenarios, ctx.keys);
     let apiUrl = target.apiUrl;
-    let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings };
+    let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
     for (const extension of request.extensions) {
       if (extension.needsControl && !control) {
         skipped.push({ kind: "extension", name: extension.name, reason: NO_CONTROL });
@@ -424,7 +496,12 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       // Each extension is judged on its own: one that throws is a failed verdict, the others are still judged.
       for (const extension of [...started].reverse()) {
         try {
-          extensionVerdicts.push(await extension.finish(ctx, k6Outputs));
+          const verdict = await extension.finish(ctx, k6Outputs);
+          extensionVerdicts.push(verdict);
+          for (const n of verdict.notJudged ?? []) {
+            skipped.push({ kind: "check", name: n.check, reason: n.reason });
+            request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
+          }
         } catch (error) {
           judgeCrashed ||= !(error instanceof HarnessError);
           const message =
@@ -495,6 +572,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       scenarios: request.scenarios,
       k6: k6Path ? path.basename(k6Path) : undefined,
       node: process.version,
+      ...(runLevel === undefined ? {} : { level: runLevel }),
     },
     verdict: exitCode === EXIT.pass ? "pass" : "fail",
     exitCode,

@@ -13,6 +13,11 @@ export interface ScenarioTraits {
   /** The scenario drives the test-only control API and cannot run against a deployment without one. */
   needsControl: boolean;
   /**
+   * Public API only: the scenario needs the run's own key for competing demand (ATD_HARNESS_KEY), e.g. to sell a
+   * slot out on purpose.
+   */
+  needsHarnessKey?: boolean;
+  /**
    * The scenario may be split over several k6 processes (--segments): false when its rules need one process to see
    * every request of a key (k6 runners share no state, so per-key sequences and allowances would be cut apart).
    */
@@ -27,13 +32,15 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   // Exhausts and waits out allowances on purpose: its keys must be its own (scenarios/rate-limit.ts).
   // Its rules follow one key's allowance request by request: split runners would each see a part of it.
   "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60, splittable: false },
-  // Sell slots out and read ground truth (alternatives), move the clock and read holds (invariants). Not splittable:
-  // iterations pick their slots by iteration number, which split k6 processes would repeat.
-  alternatives: { needsControl: true, splittable: false },
-  // Registers the sink, moves the clock and changes the catalogue through the control API. Not splittable: the clock
-  // moves for every runner (its flows must not overlap: one VU), and its expectations name partner 0.
-  webhooks: { needsControl: true, splittable: false },
-  invariants: { needsControl: true, splittable: false },
+  // Sell slots out and read ground truth (alternatives), set capacity (invariants): with hooks through them, without
+  // through the public API alone, selling a slot out with the run's own key. Not splittable: iterations pick their
+  // slots by iteration number, which split k6 processes would repeat.
+  alternatives: { needsControl: false, needsHarnessKey: true, splittable: false },
+  // With hooks it registers the sink, moves the clock and changes the catalogue; without, the sink is registered by
+  // hand and only the run's own bookings are judged. Not splittable: the clock moves for every runner (its flows must
+  // not overlap: one VU), and its expectations name partner 0.
+  webhooks: { needsControl: false, splittable: false },
+  invariants: { needsControl: false, needsHarnessKey: true, splittable: false },
   // Drift is judged against the soak profile's constant rate; capacity steps through its own rate plan.
   soak: { profile: "soak" },
   capacity: { profile: "capacity" },

@@ -14,7 +14,7 @@ import { formatObserved } from "./format-observed.ts";
 const junit = junitModule as unknown as Builder;
 
 interface SuiteSource {
-  kind: "scenario" | "extension";
+  kind: "scenario" | "extension" | "check";
   name: string;
   checks: readonly CheckVerdict[];
   thresholds: readonly ThresholdVerdict[];
