@@ -142,14 +142,31 @@ export class BookingService {
     this.#state.clock.at(booking.expiresAt, () => {
       this.#expire(booking);
     });
+    const hold = this.#state.options.holdSeconds;
+    if (hold !== null && hold * 1000 < booking.expiresAt - now) {
+      this.#state.clock.at(now + hold * 1000, () => {
+        this.#lapseHold(booking);
+      });
+    }
     this.#emit(booking, "booking_status_updated", { previousStatus: null });
     return booking;
   }
 
-  /** Whether the booking's slot can still be confirmed: product type open and the supplier still has the seats. */
+  /**
+   * Whether the booking's slot can still be confirmed: product type open and the supplier still has the seats, its
+   * own held ones, or (its hold lapsed, --hold-seconds) seats nobody else holds.
+   */
   confirmable(b: Booking): boolean {
     const slot = this.slotOf(b);
-    return b.pt.available && b.pt.product.available && slot.supply >= quantity(b);
+    const free = b.holding ? slot.supply : slot.supply - slot.held;
+    return b.pt.available && b.pt.product.available && free >= quantity(b);
+  }
+
+  /** The hold of a reservation ran out (--hold-seconds): its seats go back, the booking stays reserved. */
+  #lapseHold(b: Booking): void {
+    if (b.status !== "reserved" || !b.holding) return;
+    this.slotOf(b).held -= quantity(b);
+    b.holding = false;
   }
 
   async confirm(b: Booking): Promise<Booking> {

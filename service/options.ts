@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import {
   RATE_LIMIT,
   RATE_LIMIT_ALGORITHMS,
+  RESERVED_BOOKING_LIFETIME_SECONDS,
   TEST_HOOK_NAMES,
   type RateLimitAlgorithm,
   type TestHookName,
@@ -40,6 +41,12 @@ export interface ServiceOptions {
   keysFile: string | null;
   /** Hooks that answer 404 as if the service lacked them: proves `harness hooks check` names a missing hook. */
   disabledHooks: TestHookName[];
+  /**
+   * Virtual seconds a reservation holds its seats; null: for its whole life (decisions.md). Shorter models a service
+   * whose holds lapse (a cart hold): the booking stays `reserved`, and its confirm needs seats free again (spec 7.2's
+   * "a capacity limit reached"), so a failed confirm can be provoked through the public API alone.
+   */
+  holdSeconds: number | null;
 }
 
 export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
@@ -58,6 +65,7 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   keyPrefix: DEFAULT_KEY_PREFIX,
   keysFile: null,
   disabledHooks: [],
+  holdSeconds: null,
 };
 
 export const MAX_PRODUCTS = 100_000;
@@ -90,6 +98,7 @@ const FLAGS = {
   keyPrefix: "key-prefix",
   keysFile: "keys-file",
   disabledHooks: "disable-hook",
+  holdSeconds: "hold-seconds",
 } as const satisfies Record<keyof ServiceOptions, string>;
 
 type OptionKey = keyof typeof FLAGS;
@@ -151,6 +160,9 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
       );
     }
     o.rateAlgorithm = value as RateLimitAlgorithm;
+  }
+  if (raw.holdSeconds !== undefined && raw.holdSeconds.trim() !== "") {
+    o.holdSeconds = integer(FLAGS.holdSeconds, raw.holdSeconds, 0, RESERVED_BOOKING_LIFETIME_SECONDS, "900");
   }
   if (raw.timeScale !== undefined) o.timeScale = positiveNumber(FLAGS.timeScale, raw.timeScale, 1_000_000, "1");
   if (raw.defects !== undefined && raw.defects.trim() !== "") {
