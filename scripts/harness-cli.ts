@@ -72,6 +72,10 @@ interface RunFlags {
   serviceCpus?: number;
   segments: number;
   allowSkips?: boolean;
+  alternativesKeys?: string;
+  reservationHold?: number;
+  timeScale?: number;
+  webhookRegisterCmd?: string;
 }
 
 function httpUrl(value: string): string {
@@ -136,6 +140,12 @@ function cpus(value: string): number {
   if (!/^\d*\.?\d+$/.test(value) || n < 0.01 || n > 1024) {
     throw new InvalidArgumentError("must be a number of CPU cores such as 0.25 or 1.5 (at least 0.01).");
   }
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || n <= 0) throw new InvalidArgumentError("must be a number above 0, e.g. 2.");
   return n;
 }
 
@@ -309,6 +319,31 @@ program
   )
   .addOption(
     new Option(
+      "--webhook-register-cmd <command>",
+      "without test hooks: a shell command run once per key to register the sink (HARNESS_WEBHOOK_API_KEY, _URL, _SECRET)",
+    ).env("HARNESS_WEBHOOK_REGISTER_CMD"),
+  )
+  .addOption(
+    new Option(
+      "--alternatives-keys <file>",
+      "without test hooks: the keys the operator enabled alternatives for (same format as --keys; the others lack it)",
+    ).env("HARNESS_ALTERNATIVES_KEYS"),
+  )
+  .addOption(
+    new Option(
+      "--reservation-hold <seconds>",
+      "without test hooks: how long the target's reservations hold their seats (unset: their whole life)",
+    )
+      .argParser(positiveNumber)
+      .env("HARNESS_RESERVATION_HOLD"),
+  )
+  .addOption(
+    new Option("--time-scale <n>", "without test hooks: how much faster than real time the target's clock runs")
+      .argParser(positiveNumber)
+      .env("HARNESS_TIME_SCALE"),
+  )
+  .addOption(
+    new Option(
       "--churn",
       "churn inventory through the control API during the run (HARNESS_CHURN=1; default for alternatives and soak)",
     ),
@@ -426,6 +461,7 @@ program
       sloFile: flags.slo,
       trafficFile: flags.traffic,
       keysFile: flags.keys,
+      alternativesKeysFile: flags.alternativesKeys,
       churnConfigFile: flags.churnConfig,
       churnRate: flags.churnRate,
       soakConfigFile: flags.soakConfig,
@@ -487,6 +523,7 @@ program
           publicUrl: chaos.webhookUrl,
           misbehaveShare: flags.webhookMisbehave,
           refusals: flags.webhookRefusals,
+          registerCommand: flags.webhookRegisterCmd,
         },
         sloFile: settings.sloFile,
         churn: {
@@ -508,6 +545,11 @@ program
         capacityRates: flags.capacityRates?.join(","),
       },
       allowSkips: flags.allowSkips ?? switchFromEnv(process.env.HARNESS_ALLOW_SKIPS) ?? false,
+      publicApi: {
+        ...(settings.alternativesKeys === undefined ? {} : { alternativesKeys: settings.alternativesKeys }),
+        ...(flags.reservationHold === undefined ? {} : { reservationHoldSeconds: flags.reservationHold }),
+        ...(flags.timeScale === undefined ? {} : { timeScale: flags.timeScale }),
+      },
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {

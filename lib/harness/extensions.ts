@@ -11,6 +11,7 @@ import { ChurnExtension } from "./churn/extension.ts";
 import { INVARIANTS_SCENARIO, InvariantsExtension } from "./invariants/extension.ts";
 import { NetworkChaosExtension, type ChaosChoice } from "./chaos/network-chaos-extension.ts";
 import { SOAK_SCENARIO, SoakExtension, type SoakOptions } from "./soak/extension.ts";
+import { ReservationCleanupExtension } from "./cleanup/reservation-cleanup.ts";
 import { CAPACITY_SCENARIO, CapacityExtension, type CapacityOptions } from "./capacity/extension.ts";
 
 export interface WebhookChoice {
@@ -27,6 +28,8 @@ export interface WebhookChoice {
   misbehaveShare: number | undefined;
   /** --webhook-refusals: how refusals answer. */
   refusals: readonly RefusalMode[];
+  /** --webhook-register-cmd: without test hooks, the command that registers the sink once per key. */
+  registerCommand?: string | undefined;
 }
 
 export interface ExtensionChoice {
@@ -78,7 +81,9 @@ export function churnOn(scenarios: readonly string[], enabled: boolean | undefin
 }
 
 export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
-  const extensions: RunExtension[] = [];
+  // First, so it finishes last: after every judge, it cancels what the run left reserved on a target without hooks
+  // (it does nothing with hooks).
+  const extensions: RunExtension[] = [new ReservationCleanupExtension()];
   // First, so its scrapes cover everything the others start and it finishes last.
   if (choice.scenarios.includes(SOAK_SCENARIO)) {
     extensions.push(new SoakExtension(choice.soak ?? { rulesFile: undefined, plannedSeconds: undefined }));

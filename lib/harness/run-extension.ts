@@ -71,6 +71,8 @@ export interface RunExtension {
   readonly name: string;
   /** It drives the test-only control API: skipped, with a SKIP line, on a target without one. */
   readonly needsControl?: boolean;
+  /** It has a job only on a target without a control API: not started (and not reported) on one with it. */
+  readonly onlyWithoutControl?: boolean;
   /** Public API only: it needs the run's own key for competing demand (RunContext.harnessKey). */
   readonly needsHarnessKey?: boolean;
   start(ctx: RunContext): Promise<ExtensionStart>;

@@ -58,6 +58,8 @@ export interface RunSettingsInput {
   chaosFile: string | undefined;
   rateWindow: string | undefined;
   serviceArgs: string | undefined;
+  /** --alternatives-keys: keys with the alternatives feature (runs without test hooks). */
+  alternativesKeysFile?: string | undefined;
   /** --webhook-listen: the sink's host:port (checked even when the run has no sink: a bad flag is a bad flag). */
   webhookListen: string;
   /** --image, --port, --env, --compose-file... (lib/harness/targets/target-spec.ts). */
@@ -72,6 +74,8 @@ export interface RunSettings {
   traffic: TrafficModel;
   /** --keys: undefined when the target's control API is to list them. */
   apiKeys: string[] | undefined;
+  /** --alternatives-keys: the keys the operator enabled alternatives for; undefined: not stated. */
+  alternativesKeys: string[] | undefined;
   churnConfigFile: string | undefined;
   /** The churn configuration with --churn-rate applied (used only when the run has churn). */
   churn: ChurnConfig;
@@ -145,8 +149,8 @@ export async function readChurnFile(file: string | undefined, rate: number | und
 }
 
 /** A keys file: a JSON array of keys, {"keys": [...]}, or one key per line. */
-export async function readKeysFile(file: string): Promise<string[]> {
-  const text = await readText(file, "--keys", "give a readable file");
+export async function readKeysFile(file: string, flag = "--keys"): Promise<string[]> {
+  const text = await readText(file, flag, "give a readable file");
   let keys: unknown;
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -158,7 +162,7 @@ export async function readKeysFile(file: string): Promise<string[]> {
       .filter((l) => l && !l.startsWith("#"));
   }
   if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
-    refuse(`Failed to read --keys ${file}: no API keys in it. Please give a JSON array of keys or one key per line.`);
+    refuse(`Failed to read ${flag} ${file}: no API keys in it. Please give a JSON array of keys or one key per line.`);
   }
   return keys as string[];
 }
@@ -531,6 +535,9 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
     trafficFile,
     traffic: trafficFile ? await readTrafficFile(trafficFile) : DEFAULT_TRAFFIC_MODEL,
     apiKeys: input.keysFile ? await readKeysFile(input.keysFile) : undefined,
+    alternativesKeys: input.alternativesKeysFile
+      ? await readKeysFile(input.alternativesKeysFile, "--alternatives-keys")
+      : undefined,
     churnConfigFile,
     churn: await readChurnFile(churnConfigFile, input.churnRate),
     soakConfigFile,

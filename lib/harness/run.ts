@@ -425,6 +425,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     let apiUrl = target.apiUrl;
     let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
     for (const extension of request.extensions) {
+      if (extension.onlyWithoutControl && control) continue;
       if (extension.needsControl && !control) {
         skipped.push({ kind: "extension", name: extension.name, reason: NO_CONTROL });
         request.say(`  SKIP ${extension.name}: ${NO_CONTROL}`);

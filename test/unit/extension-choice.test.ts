@@ -12,7 +12,9 @@ const names = (scenarios: string[], webhooks?: boolean, churn?: boolean) =>
       refusals: [],
     },
     churn: { enabled: churn, configFile: undefined, ratePerSecond: undefined },
-  }).map((e) => e.name);
+  })
+    .map((e) => e.name)
+    .filter((name) => name !== "reservation cleanup");
 
 describe("which extensions a run gets", () => {
   it("should run the soak with churn and the webhook sink unless --no-churn / --no-webhooks", () => {
@@ -32,5 +34,11 @@ describe("which extensions a run gets", () => {
     expect(webhooksOn(["partner-mix"], undefined)).toBe(false);
     expect(webhooksOn(["partner-mix"], true)).toBe(true);
     expect(webhooksOn(["webhooks"], false)).toBe(true);
+  });
+
+  it("should always offer the reservation cleanup, which runs only on a target without test hooks", () => {
+    const all = extensionsFor({ scenarios: ["partner-mix"] });
+    expect(all[0]?.name).toBe("reservation cleanup");
+    expect(all[0]?.onlyWithoutControl).toBe(true);
   });
 });
