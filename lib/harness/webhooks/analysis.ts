@@ -17,6 +17,8 @@ export interface AnalysisInput {
   /** Epoch ms until which the sink was listening. */
   observedUntil: number;
   tolerance?: RetryTolerance;
+  /** Expectations only observed, not required (observed.ts); default: all required. */
+  observeOnly?: (expectation: Expectation) => boolean;
 }
 
 export interface WebhookAnalysis {
@@ -50,6 +52,7 @@ export function analyse(input: AnalysisInput): WebhookAnalysis {
     messages: deduped.messages,
     endpoints: input.endpoints,
     gone,
+    ...(input.observeOnly === undefined ? {} : { observeOnly: input.observeOnly }),
   });
   const latency = new Map<string, LatencyHistogram>();
   const latencySeconds = new Map<string, number[]>();

@@ -8,6 +8,13 @@
  * figures and the latency histogram. The catalogue events
  * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). stop(): the keys are
  * unregistered and the sink closes.
+ *
+ * Without a control API (public API only, issue 17): the sink is registered by the operator's command
+ * (--webhook-register-cmd, register-command.ts) or by hand from the URLs and secrets it prints, a first event the
+ * harness causes itself proves the registration (registration-probe.ts), the time scale is the operator's
+ * (--time-scale), and the clock is never moved: the run's own booking events are judged as always, while follow-ons
+ * and catalogue events are observed, not expected (observed.ts), and expiry and the catalogue kinds are reported as
+ * not judged. stop() asks the operator to unregister, since no hook can.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -32,6 +39,9 @@ import { parseExpectations } from "./expectations.ts";
 import { awaitsServiceDecision, withFollowOns } from "./follow-ons.ts";
 import { bookingsLeftReserved, join } from "./join.ts";
 import { WELL_BEHAVED, type MisbehaviourOptions, type RefusalMode } from "./misbehaviour.ts";
+import { observedOnly, publicApiNotJudged } from "./observed.ts";
+import { REGISTER_LOG, runRegisterCommand } from "./register-command.ts";
+import { proveRegistration } from "./registration-probe.ts";
 import { retryWindow } from "./retry-schedule.ts";
 import { WebhookSink, monotonicNow, newWebhookSecret } from "./sink.ts";
 import { WEBHOOK_SINK_EXTENSION, isSuccess, type Expectation } from "./types.ts";
@@ -51,6 +61,12 @@ export interface WebhookExtensionOptions {
   sloFile: string | undefined;
   /** Longest finish() waits for deliveries and retries after k6 ended. */
   maxWaitMs?: number;
+  /** Without a control API: the shell command that registers the sink, run once per key (--webhook-register-cmd). */
+  registerCommand?: string | undefined;
+  /** Without a control API: how long a first event may take to prove the registration; default 60 s. */
+  registrationWaitMs?: number;
+  /** Bound of one run of registerCommand; default register-command.ts's. */
+  registerTimeoutMs?: number;
 }
 
 const QUIET_MS = 1500;
@@ -92,8 +108,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class WebhookSinkExtension implements RunExtension {
   readonly name = WEBHOOK_SINK_EXTENSION;
-  // It registers itself as every partner's webhook endpoint through the control API.
-  readonly needsControl = true;
+  // With a control API it registers itself through it; without one, by the operator's command or by hand.
+  readonly needsControl = false;
   readonly #options: WebhookExtensionOptions;
   #sink: WebhookSink | undefined;
   #control: HooksClient | undefined;
@@ -101,6 +117,9 @@ export class WebhookSinkExtension implements RunExtension {
   #timeScale = 1;
   #slo: SloTable = DEFAULT_SLO;
   #misbehaviour: MisbehaviourOptions = WELL_BEHAVED;
+  /** Expectations of the registration probes (public API only). */
+  #probes: Expectation[] = [];
+  #say: ((line: string) => void) | undefined;
 
   constructor(options: WebhookExtensionOptions) {
     this.#options = options;
@@ -108,18 +127,16 @@ export class WebhookSinkExtension implements RunExtension {
 
   async start(ctx: RunContext): Promise<ExtensionStart> {
     const control = ctx.target.control;
-    if (control === undefined) {
-      throw new HarnessError(
-        "Failed to start the webhook sink: the target has no control API to register the sink with. Please pass --control-url and --control-token.",
-        EXIT.usage,
-      );
-    }
     this.#control = control;
     this.#slo = await readSlo(this.#options.sloFile);
-    this.#timeScale = await this.#readTimeScale().catch((error: unknown) => {
-      throw harnessErrorOf(error, "start the webhook sink");
-    });
+    this.#timeScale =
+      control === undefined
+        ? ctx.publicApi.timeScale
+        : await this.#readTimeScale().catch((error: unknown) => {
+            throw harnessErrorOf(error, "start the webhook sink");
+          });
     this.#keys = ctx.keys;
+    this.#say = ctx.say;
     const share = this.#options.misbehaveShare;
     this.#misbehaviour =
       share > 0
@@ -142,6 +159,10 @@ export class WebhookSinkExtension implements RunExtension {
       `  webhook sink at ${sink.baseUrl} (time scale ${this.#timeScale}${share > 0 ? `, refusing ${share * 100}% of first attempts` : ""})`,
     );
     const indexes = ctx.keys.map((_, i) => i);
+    if (control === undefined) {
+      await this.#registerWithoutHooks(ctx, sink, indexes);
+      return { k6Settings: { recordExpectations: "1" } };
+    }
     try {
       await inBatches(indexes, 8, async (i) => {
         const secret = newWebhookSecret();
@@ -154,20 +175,53 @@ export class WebhookSinkExtension implements RunExtension {
     return { k6Settings: { recordExpectations: "1", controlUrl: control.url, controlToken: control.token } };
   }
 
+  /** Registration without test hooks: the operator's command, or by hand; then a first event proves it. */
+  async #registerWithoutHooks(ctx: RunContext, sink: WebhookSink, indexes: readonly number[]): Promise<void> {
+    const registrations = indexes.map((i) => {
+      const secret = newWebhookSecret();
+      sink.addEndpoint(i, secret);
+      return { index: i, apiKey: ctx.keys[i] ?? "", url: sink.endpointUrl(i), secret };
+    });
+    const command = this.#options.registerCommand;
+    if (command !== undefined && command.trim() !== "") {
+      ctx.say(`  registering the webhook sink for ${registrations.length} keys with --webhook-register-cmd`);
+      await runRegisterCommand({
+        command,
+        registrations,
+        logFile: path.join(ctx.runDir, REGISTER_LOG),
+        ...(this.#options.registerTimeoutMs === undefined ? {} : { timeoutMs: this.#options.registerTimeoutMs }),
+      });
+    } else {
+      ctx.say(
+        "  no test hooks: please register these webhook endpoints with the service (the keys of --keys, in order):",
+      );
+      for (const r of registrations) ctx.say(`    key #${r.index}: URL ${r.url}  secret ${r.secret}`);
+    }
+    const waitMs = this.#options.registrationWaitMs ?? 60_000;
+    ctx.say(`  waiting up to ${Math.round(waitMs / 1000)} s for a first webhook to prove the registration`);
+    this.#probes = await proveRegistration({
+      apiUrl: ctx.target.apiUrl,
+      keys: ctx.keys,
+      deliveries: sink.deliveries,
+      waitMs,
+      now: monotonicNow,
+    });
+  }
+
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
     const sink = this.#sink;
     const control = this.#control;
-    if (sink === undefined || control === undefined) {
+    if (sink === undefined) {
       return extensionVerdict(this.name, { errors: ["The webhook sink was not started."] });
     }
-    const expectations: Expectation[] = [];
+    const expectations: Expectation[] = [...this.#probes];
     for (const log of k6.logs.values()) expectations.push(...parseExpectations(log));
     // The churn driver finishes before the sink (extensions.ts), so its log is complete; no log, no churn events.
     const churned = churnExpectations(await readChurnLog(path.join(ctx.runDir, CHURN_LOG)));
     expectations.push(...churned);
     const errors: string[] = [];
     const reserved = bookingsLeftReserved(expectations);
-    if (reserved.length > 0 || awaitsServiceDecision(expectations)) {
+    if (control !== undefined && (reserved.length > 0 || awaitsServiceDecision(expectations))) {
       const at = monotonicNow();
       try {
         await control.advanceClock(RESERVED_BOOKING_LIFETIME_SECONDS + 60);
@@ -186,14 +240,17 @@ export class WebhookSinkExtension implements RunExtension {
         );
       }
     }
-    const timeScale = await this.#readTimeScale().catch(() => this.#timeScale);
-    await this.#waitForDeliveries(expectations, timeScale);
+    const timeScale =
+      control === undefined ? this.#timeScale : await this.#readTimeScale().catch(() => this.#timeScale);
+    const observeOnly = control === undefined ? observedOnly : undefined;
+    await this.#waitForDeliveries(expectations, timeScale, observeOnly);
     const analysis = analyse({
       deliveries: sink.deliveries,
       expectations,
       endpoints: sink.endpoints,
       timeScale,
       observedUntil: monotonicNow(),
+      ...(observeOnly === undefined ? {} : { observeOnly }),
     });
     await writeFile(
       path.join(ctx.runDir, "webhook-deliveries.jsonl"),
@@ -204,7 +261,12 @@ export class WebhookSinkExtension implements RunExtension {
       misbehaving: this.#misbehaviour.share > 0,
       expectAllKinds: this.#options.expectAllKinds,
       timeScale,
+      publicApi: control === undefined,
     });
+    if (control === undefined) {
+      verdict.notJudged = [...(verdict.notJudged ?? []), ...publicApiNotJudged(this.#options.expectAllKinds)];
+      verdict.figures.registrationProbes = this.#probes.filter((e) => e.type === "booking_status_updated").length;
+    }
     if (timeScale !== this.#timeScale) {
       verdict.findings.push(
         `The service's time scale changed during the run (${this.#timeScale} -> ${timeScale}); retries were judged against ${timeScale}.`,
@@ -224,6 +286,10 @@ export class WebhookSinkExtension implements RunExtension {
     if (control !== undefined) {
       // Best effort: a deployment that outlives the run should not keep calling a closed port.
       await inBatches(this.#keys, 8, (key) => control.setPartner(key, { webhookUrl: null }).catch(() => undefined));
+    } else {
+      this.#say?.(
+        `  the webhook sink at ${sink.baseUrl} has closed: please remove its URL from the ${this.#keys.length} keys' webhook settings, since without test hooks the harness cannot tell the service to stop calling it`,
+      );
     }
     await sink.close();
   }
@@ -238,7 +304,11 @@ export class WebhookSinkExtension implements RunExtension {
    * due for a retry soon has been retried (or its window closed), and the sink has been quiet for a moment (late
    * duplicates, deliveries after a 410); never longer than maxWaitMs.
    */
-  async #waitForDeliveries(expectations: readonly Expectation[], timeScale: number): Promise<void> {
+  async #waitForDeliveries(
+    expectations: readonly Expectation[],
+    timeScale: number,
+    observeOnly: ((e: Expectation) => boolean) | undefined,
+  ): Promise<void> {
     const sink = this.#sink as WebhookSink;
     const started = monotonicNow();
     const hardDeadline = started + (this.#options.maxWaitMs ?? 30_000);
@@ -250,7 +320,7 @@ export class WebhookSinkExtension implements RunExtension {
       const quiet = now - Math.max(started, sink.lastArrivalAt) >= QUIET_MS;
       if (
         quiet &&
-        (now >= lossDeadline || this.#allArrived(expectations)) &&
+        (now >= lossDeadline || this.#allArrived(expectations, observeOnly)) &&
         this.#retriesSettled(now, started, timeScale)
       ) {
         return;
@@ -259,13 +329,18 @@ export class WebhookSinkExtension implements RunExtension {
     }
   }
 
-  #allArrived(expectations: readonly Expectation[]): boolean {
+  #allArrived(expectations: readonly Expectation[], observeOnly: ((e: Expectation) => boolean) | undefined): boolean {
     const sink = this.#sink as WebhookSink;
     const gone = new Set(sink.deliveries.filter((d) => d.status === 410).map((d) => d.endpoint));
     const { messages } = dedupe(sink.deliveries);
     return (
-      join({ expectations: withFollowOns(expectations, messages), messages, endpoints: sink.endpoints, gone }).lost
-        .length === 0
+      join({
+        expectations: withFollowOns(expectations, messages),
+        messages,
+        endpoints: sink.endpoints,
+        gone,
+        ...(observeOnly === undefined ? {} : { observeOnly }),
+      }).lost.length === 0
     );
   }
 

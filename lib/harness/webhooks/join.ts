@@ -26,6 +26,8 @@ export interface JoinResult {
   lost: Unmatched[];
   /** Expectations for endpoints that had answered 410, never delivered. */
   excused: Unmatched[];
+  /** Expectations only observed, never required (input.observeOnly), that did not arrive: not lost. */
+  unobserved: Unmatched[];
   unexpected: Message[];
 }
 
@@ -36,6 +38,11 @@ export interface JoinInput {
   endpoints: readonly number[];
   /** Endpoints the sink answered 410. */
   gone: ReadonlySet<number>;
+  /**
+   * Expectations that pair with a message when one arrives but count as nothing when none does (observed.ts: what
+   * the service decides on its own where the run cannot make it fall due). Default: none, every one is required.
+   */
+  observeOnly?: (expectation: Expectation) => boolean;
 }
 
 function key(endpoint: number, type: string | undefined, resource: string | undefined, status: string | undefined) {
@@ -55,7 +62,7 @@ export function join(input: JoinInput): JoinResult {
       else list.push({ expectation, endpoint });
     }
   }
-  const result: JoinResult = { matched: [], lost: [], excused: [], unexpected: [] };
+  const result: JoinResult = { matched: [], lost: [], excused: [], unobserved: [], unexpected: [] };
   const ordered = [...input.messages].sort((a, b) => a.first.arrivedAt - b.first.arrivedAt);
   for (const message of ordered) {
     const { type, resource, bookingStatus } = message.first;
@@ -68,7 +75,11 @@ export function join(input: JoinInput): JoinResult {
     result.matched.push({ ...next, message, latencyMs: message.first.arrivedAt - next.expectation.at });
   }
   for (const left of wanted.values()) {
-    for (const u of left) (input.gone.has(u.endpoint) ? result.excused : result.lost).push(u);
+    for (const u of left) {
+      if (input.gone.has(u.endpoint)) result.excused.push(u);
+      else if (input.observeOnly?.(u.expectation) === true) result.unobserved.push(u);
+      else result.lost.push(u);
+    }
   }
   return result;
 }

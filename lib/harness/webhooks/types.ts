@@ -47,3 +47,13 @@ export interface Expectation extends ExpectationRecord {
 }
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
+/** The kinds a partner's own booking calls cause (the other five are catalogue events). */
+export const BOOKING_EVENT_TYPES = [
+  "booking_status_updated",
+  "booking_data_updated",
+  "booking_tickets_updated",
+] as const;
+
+export const isBookingEvent = (type: string | undefined): boolean =>
+  (BOOKING_EVENT_TYPES as readonly (string | undefined)[]).includes(type);

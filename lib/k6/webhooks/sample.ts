@@ -40,3 +40,22 @@ export const WEBHOOKS_WALK: WalkPlan = {
   direction: "backward",
   enough: (found) => pickWebhookTypes(found) !== undefined,
 };
+
+/** Without test hooks only the booking flows run: an instant and a supplier-decided type, no catalogue changes. */
+export interface WebhookBookingTypes {
+  instant: ControlProductType;
+  supplierDecided: ControlProductType;
+}
+
+export function pickWebhookBookingTypes(candidates: readonly ControlProductType[]): WebhookBookingTypes | undefined {
+  const ok = candidates.filter((t) => t.available);
+  const instant = ok.find((t) => t.timeslots.length === 0 && t.instantConfirmation);
+  const decided = ok.find((t) => t.timeslots.length === 0 && !t.instantConfirmation);
+  return instant && decided ? { instant, supplierDecided: decided } : undefined;
+}
+
+export const WEBHOOKS_PUBLIC_API_WALK: WalkPlan = {
+  start: 1,
+  direction: "backward",
+  enough: (found) => pickWebhookBookingTypes(found) !== undefined,
+};

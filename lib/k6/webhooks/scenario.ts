@@ -1,7 +1,11 @@
-/** The webhooks scenario's options, setup and iteration; scenarios/webhooks.ts is its entry file. */
+/**
+ * The webhooks scenario's options, setup and iteration; scenarios/webhooks.ts is its entry file. With the control API
+ * (ATD_CONTROL_URL) it causes all eight kinds and moves the clock; without it only the booking flows run
+ * (public-api.ts).
+ */
 import exec from "k6/execution";
 import type { Options } from "k6/options";
-import { addDays, todayUtc, type BookingRequest, type ExpectationRecord } from "../../contract/index.ts";
+import type { ExpectationRecord } from "../../contract/index.ts";
 import type { ApiClient, Json } from "../client.ts";
 import { checkResponse, expectThat } from "../checks.ts";
 import { loadConfig } from "../config.ts";
@@ -10,9 +14,8 @@ import { recordExpectation } from "../expectations.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
 import { functionalOptions } from "../options.ts";
 import { partnerClient, setupClient } from "../partner.ts";
-import type { ControlProductType } from "../alternatives/hot-set.ts";
 import type { SampleProductType } from "../traffic/catalogue-sample.ts";
-import { bookingRequestFor } from "../traffic/journeys.ts";
+import { book, publicApiIteration, setupPublicApi, toSample, type PublicApiWebhookSample } from "./public-api.ts";
 import { WEBHOOKS_WALK, pickWebhookTypes } from "./sample.ts";
 
 const config = loadConfig(__ENV);
@@ -42,6 +45,7 @@ export const options: Options = functionalOptions(config, {
 });
 
 interface WebhookSample {
+  mode: "hooks";
   control: HookSettings;
   instant: SampleProductType;
   supplierDecided: SampleProductType;
@@ -50,27 +54,11 @@ interface WebhookSample {
   changingProduct: string;
 }
 
-/** What a partner's booking needs of a discovered type. */
-function toSample(t: ControlProductType): SampleProductType {
-  return {
-    uuid: t.uuid,
-    productUuid: t.productUuid,
-    timeslotted: t.timeslots.length > 0,
-    daysInAdvance: t.daysInAdvance,
-    minPax: t.minPax,
-    maxPax: t.maxPax,
-    options: t.requiredOptions.map((o) => ({ uuid: o.uuid, type: o.type, required: true, values: o.values })),
-  };
-}
-
-export function setup(): WebhookSample {
+export function setup(): WebhookSample | PublicApiWebhookSample {
+  const control = config.control;
+  // No control API: the booking flows alone, which need no hook.
+  if (!control) return setupPublicApi(config);
   return reportHookFailures("set up the webhooks scenario", () => {
-    const control = config.control;
-    if (!control) {
-      throw new Error(
-        "Failed to set up the webhooks scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness (harness run webhooks), whose webhook sink passes them.",
-      );
-    }
     const hooks = new HooksClient(control);
     const discovered = discoverProductTypes(hooks, (i) => setupClient(config, i), WEBHOOKS_WALK);
     const picked = pickWebhookTypes(discovered.candidates);
@@ -80,6 +68,7 @@ export function setup(): WebhookSample {
       );
     }
     return {
+      mode: "hooks" as const,
       control,
       instant: toSample(picked.instant),
       supplierDecided: toSample(picked.supplierDecided),
@@ -101,22 +90,6 @@ function change(hooks: HooksClient, hook: "productTypeChange" | "productChange",
 
 function expectEvent(record: Omit<ExpectationRecord, "at">, at: number): void {
   recordExpectation({ ...record, at });
-}
-
-/** Creates a booking on the first bookable date from a few weeks out (the single-date check first, spec 4.2). */
-function book(client: ApiClient, type: SampleProductType, n: number, reference?: string): string | undefined {
-  for (let i = 0; i < 5; i++) {
-    const date = addDays(todayUtc(), type.daysInAdvance + 20 + ((n * 5 + i) % 60));
-    const single = client.getPriceForDate(type.uuid, date);
-    if (!checkResponse(single) || single.data?.available !== true) continue;
-    const request: BookingRequest = bookingRequestFor(type, date, undefined, n);
-    if (reference !== undefined) request.partnerReference = reference;
-    const created = client.createBooking(request);
-    if (!checkResponse(created, [200, 201]) || !created.data) return undefined;
-    return String(created.data.uuid);
-  }
-  expectThat("webhooks: a bookable date found", `no bookable date for ${type.uuid} in 5 tries`);
-  return undefined;
 }
 
 function advanceClock(hooks: HooksClient, seconds: number): number {
@@ -211,8 +184,12 @@ const FLOWS: readonly Flow[] = [
   },
 ];
 
-export default function webhooks(sample: WebhookSample): void {
+export default function webhooks(sample: WebhookSample | PublicApiWebhookSample): void {
   const n = exec.scenario.iterationInTest;
+  if (sample.mode === "public-api") {
+    publicApiIteration(config, sample, n);
+    return;
+  }
   const flow = FLOWS[n % FLOWS.length] as Flow;
   reportHookFailures(
     "run the webhooks scenario",
