@@ -53,6 +53,13 @@ export interface K6Config {
   };
   /** The capacity scenario's step rates, requests/s; undefined: the default steps. ATD_CAPACITY_RATES. */
   capacityRates: number[] | undefined;
+  /** Public API only: the run's own key for competing demand, never in apiKeys. ATD_HARNESS_KEY. */
+  harnessKey: string | undefined;
+  /**
+   * Public API only: real seconds a reservation holds its seats, as the operator states it; undefined: for the
+   * booking's whole life. ATD_RESERVATION_HOLD_SECONDS.
+   */
+  reservationHoldSeconds: number | undefined;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -152,6 +159,8 @@ export function loadConfig(env: Env): K6Config {
       outsideList: choice(env, "ATD_RATE_OUTSIDE_LIST", ["unlimited", "finding"] as const) ?? "unlimited",
     },
     capacityRates: capacityRates(env),
+    harnessKey: env.ATD_HARNESS_KEY?.trim() || undefined,
+    reservationHoldSeconds: positiveNumber(env, "ATD_RESERVATION_HOLD_SECONDS"),
   };
 }
 

@@ -4,6 +4,10 @@
  * scenario's reservations mid-run, so it is checked here, after k6: the reservations the scenario left alone are
  * read, the clock is moved 5 days and an hour, and each must be `expired` with its seats given back: the slot's
  * `remaining` (the inventory hook's required field) is up by the booking's seats.
+ *
+ * Without a control API (the public-API level) the scenario runs the same flows through the public API alone and the
+ * history is checked the same way; what that level cannot produce is reported as not judged, never passed
+ * (publicApiNotJudged()).
  */
 import {
   HEADERS,
@@ -12,13 +16,14 @@ import {
   isRecord,
   type OperationRecord,
 } from "../../contract/index.ts";
-import { EXIT, HarnessError } from "../exit-codes.ts";
+import type { NotJudged } from "../coverage.ts";
 import type { HooksClient } from "../hooks/hooks-client.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
   type ExtensionVerdict,
   type K6Outputs,
+  type PublicApiFacts,
   type RunContext,
   type RunExtension,
 } from "../run-extension.ts";
@@ -30,6 +35,31 @@ import { INVARIANT_CHECKS, checkHistory, fail, type InvariantName, type Inventor
 export const INVARIANTS_SCENARIO = "invariants";
 /** Past the 5-day lifetime by an hour, so a service that rounds its timer still expires. */
 const CLOCK_STEP_SECONDS = RESERVED_BOOKING_LIFETIME_SECONDS + 3600;
+
+/** Races are logged as confirms sharing a group (lib/k6/invariants): their number in the history. */
+function racesOf(ops: readonly OperationRecord[]): number {
+  return new Set(ops.filter((o) => o.flow === "race" && o.op === "confirm" && o.group).map((o) => o.group)).size;
+}
+
+/**
+ * The checks the public-API level cannot judge in this run, and why: expiry always (no clock hook, and no run lasts
+ * the 5-day lifetime); no oversell and one winner when no race could be run because the operator stated no
+ * reservation hold. A stated hold with no race is not excused: those checks then fail for want of a case.
+ */
+export function publicApiNotJudged(ops: readonly OperationRecord[], facts: PublicApiFacts): NotJudged[] {
+  const out: NotJudged[] = [
+    {
+      check: INVARIANT_CHECKS.expiry,
+      reason: "the reserved lifetime is 5 days and the run has no clock hook",
+    },
+  ];
+  if (racesOf(ops) === 0 && facts.reservationHoldSeconds === undefined) {
+    const reason =
+      "no confirm race was run: without --reservation-hold a reservation holds its seats for its whole life, and a service whose reservations do that cannot be raced on its last seat from outside (no confirm can lose)";
+    out.push({ check: INVARIANT_CHECKS.oversell, reason }, { check: INVARIANT_CHECKS.oneWinner, reason });
+  }
+  return out;
+}
 
 export function parseOperations(log: string): OperationRecord[] {
   return markedPayloads(log, OPERATION_MARKER).filter(
@@ -53,19 +83,23 @@ async function bookingStatus(apiUrl: string, apiKey: string, uuid: string): Prom
   return isRecord(body) && isRecord(body.data) ? String(body.data.status) : `HTTP ${res.status}`;
 }
 
+/** Why a check the run could judge has no case (it fails: a check without a case never passes). */
+function noCase(name: InvariantName, ctx: RunContext): string {
+  if (!ctx.target.control && (name === "oversell" || name === "oneWinner")) {
+    return `no confirm race could be set up with the stated --reservation-hold of ${String(ctx.publicApi.reservationHoldSeconds)} s (the invariants scenario's k6 log says why per slot): the run was too short, the slots had fewer than 4 seats, or the service holds reservations longer than stated`;
+  }
+  return "no case of it in the history: the run was too short";
+}
+
 export class InvariantsExtension implements RunExtension {
   readonly name = "invariants";
-  // It moves the service clock to check expiry, like its scenario.
-  readonly needsControl = true;
+  // With a control API it moves the service clock to check expiry; without, it judges what the public API shows.
+  readonly needsControl = false;
 
   start(ctx: RunContext): Promise<ExtensionStart> {
     const control = ctx.target.control;
-    if (!control) {
-      throw new HarnessError(
-        "Failed to start the invariants scenario: the target has no control API to set capacity and move the clock. Please give --control-url and --control-token.",
-        EXIT.usage,
-      );
-    }
+    // Without one, run.ts already hands k6 the run's own key and the stated reservation hold.
+    if (!control) return Promise.resolve({});
     return Promise.resolve({ k6Settings: { controlUrl: control.url, controlToken: control.token } });
   }
 
@@ -105,16 +139,16 @@ export class InvariantsExtension implements RunExtension {
     }
     const tallies = checkHistory(ops);
     const errors = await this.#checkExpiry(ctx, ops, tallies);
-    const names = Object.keys(INVARIANT_CHECKS) as InvariantName[];
+    const notJudged = ctx.target.control ? [] : publicApiNotJudged(ops, ctx.publicApi);
+    const names = (Object.keys(INVARIANT_CHECKS) as InvariantName[]).filter(
+      (name) => !notJudged.some((n) => n.check === INVARIANT_CHECKS[name]),
+    );
     const checks: CheckVerdict[] = names.map((name) => ({
       name: INVARIANT_CHECKS[name],
       verdict: tallies[name].fails === 0 && tallies[name].passes > 0 ? "pass" : "fail",
       passes: tallies[name].passes,
       fails: tallies[name].fails,
-      problems:
-        tallies[name].passes + tallies[name].fails === 0
-          ? ["no case of it in the history: the run was too short"]
-          : tallies[name].problems,
+      problems: tallies[name].passes + tallies[name].fails === 0 ? [noCase(name, ctx)] : tallies[name].problems,
       ...(tallies[name].indeterminate
         ? { observed: `${tallies[name].indeterminate} cases indeterminate (timeouts)` }
         : {}),
@@ -122,7 +156,10 @@ export class InvariantsExtension implements RunExtension {
     return extensionVerdict(this.name, {
       checks,
       errors,
+      notJudged,
       figures: {
+        judgedBy: ctx.level,
+        races: racesOf(ops),
         operations: ops.length,
         bookings: new Set(ops.map((o) => o.booking).filter(Boolean)).size,
         timeouts: ops.filter((o) => o.status === 0).length,

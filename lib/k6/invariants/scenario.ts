@@ -9,10 +9,20 @@ import { INVARIANTS_WALK, pickInvariantTypes, type ControlProductType } from "..
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
 import { setupClient } from "../partner.ts";
+import { create, readAndList, sharedFlow, type FlowContext } from "./flows.ts";
 import { invoke, logOperation, type Caller } from "./history.ts";
+import { publicApiIteration, setupPublicApi, type PublicApiSetup } from "./public-api.ts";
 
 const config = loadConfig(__ENV);
-const ENDPOINTS: readonly EndpointName[] = ["bookingCreate", "bookingConfirm", "bookingCancel", "booking", "bookings"];
+const BOOKING_ENDPOINTS: readonly EndpointName[] = [
+  "bookingCreate",
+  "bookingConfirm",
+  "bookingCancel",
+  "booking",
+  "bookings",
+];
+// Through the public API alone, each slot is checked bookable with the single-date endpoint first.
+const ENDPOINTS = config.control ? BOOKING_ENDPOINTS : [...BOOKING_ENDPOINTS, "priceListDate" as const];
 export const FLOWS = ["race", "double-confirm", "confirm-vs-cancel", "illegal", "expiry", "plain"] as const;
 /** Reservations racing for the last seat. */
 const RACERS = 4;
@@ -36,7 +46,9 @@ interface Setup {
   today: string;
 }
 
-export function setup(): Setup {
+export function setup(): Setup | PublicApiSetup {
+  // No control API: the public-API mode (public-api.ts), which needs no hook at all.
+  if (!config.control) return setupPublicApi(config);
   return reportHookFailures("set up the invariants scenario", () => {
     const control = config.control;
     if (!control) {
@@ -56,26 +68,6 @@ export function setup(): Setup {
     const today = isRecord(clock) && typeof clock.nowMs === "number" ? todayUtc(clock.nowMs) : todayUtc();
     return { control, types, today };
   });
-}
-
-function bookingBody(type: ControlProductType, date: string, reference: string) {
-  return {
-    productTypeUuid: type.uuid,
-    date,
-    adults: 1,
-    customer: {
-      firstName: "Inv",
-      lastName: "Tester",
-      salutation: "Mr",
-      email: "inv.tester@example.com",
-      phone: "+6560000000",
-    },
-    options: type.requiredOptions.map((o) => ({
-      uuid: o.uuid,
-      value: o.type === "select" ? (o.values[0] ?? "") : "x",
-    })),
-    partnerReference: reference,
-  };
 }
 
 /** Sets the supplier's seats of the slot and records it: the capacity offered that no-oversell is judged against. */
@@ -119,7 +111,11 @@ function truth(s: Setup, caller: Caller, flow: string, type: ControlProductType,
   });
 }
 
-export default function invariants(s: Setup): void {
+export default function invariants(s: Setup | PublicApiSetup): void {
+  if (!("control" in s)) {
+    publicApiIteration(config, s, exec.scenario.iterationInTest);
+    return;
+  }
   reportHookFailures(
     "run the invariants scenario",
     () => {
@@ -144,76 +140,39 @@ function iteration(s: Setup): void {
     key,
     timeout: config.requestTimeout,
   };
-  const ref = (i: number) => `inv-${n}-${i}`;
-  const create = (i: number) =>
-    invoke(caller, flow, slot, [{ op: "create", body: bookingBody(type, date, ref(i)) }], { qty: 1 })[0]?.booking;
-  const readAndList = (uuid: string, i: number) => {
-    invoke(caller, flow, slot, [{ op: "read", booking: uuid }]);
-    invoke(caller, flow, slot, [{ op: "list", booking: uuid, reference: ref(i) }]);
+  const ctx: FlowContext = {
+    flow,
+    n,
+    type,
+    date,
+    ref: (i) => `inv-${n}-${i}`,
+    call: (calls, extra) => invoke(caller, flow, slot, calls, extra),
   };
 
   if (flow === "race") {
     capacity(s, caller, flow, type, date, RACERS);
     const uuids: string[] = [];
     for (let i = 0; i < RACERS; i++) {
-      const uuid = create(i);
+      const uuid = create(ctx, i);
       if (uuid) uuids.push(uuid);
     }
     capacity(s, caller, flow, type, date, 1);
-    invoke(
-      caller,
-      flow,
-      slot,
+    ctx.call(
       uuids.map((booking) => ({ op: "confirm" as const, booking })),
       { qty: 1, group: `race-${n}` },
     );
-    uuids.forEach(readAndList);
+    uuids.forEach((uuid, i) => {
+      readAndList(ctx, uuid, i);
+    });
     truth(s, caller, flow, type, date);
     return;
   }
   capacity(s, caller, flow, type, date, 5);
-  if (flow === "double-confirm" || flow === "confirm-vs-cancel") {
-    const uuid = create(0);
-    if (!uuid) return;
-    const second = flow === "double-confirm" ? ("confirm" as const) : ("cancel" as const);
-    invoke(
-      caller,
-      flow,
-      slot,
-      [
-        { op: "confirm", booking: uuid },
-        { op: second, booking: uuid },
-      ],
-      { qty: 1, group: `${flow}-${n}` },
-    );
-    readAndList(uuid, 0);
-    return;
-  }
-  if (flow === "illegal") {
-    const cancelled = create(0);
-    if (cancelled) {
-      invoke(caller, flow, slot, [{ op: "cancel", booking: cancelled }]);
-      invoke(caller, flow, slot, [{ op: "confirm", booking: cancelled }], { qty: 1 });
-      invoke(caller, flow, slot, [{ op: "cancel", booking: cancelled }]);
-      readAndList(cancelled, 0);
-    }
-    const confirmed = create(1);
-    if (confirmed) {
-      invoke(caller, flow, slot, [{ op: "confirm", booking: confirmed }], { qty: 1 });
-      invoke(caller, flow, slot, [{ op: "confirm", booking: confirmed }], { qty: 1 });
-      readAndList(confirmed, 1);
-    }
-    return;
-  }
   if (flow === "expiry") {
     // Left alone: the harness moves the clock after k6 and checks expiry and the seats given back.
-    const uuid = create(0);
+    const uuid = create(ctx, 0);
     if (uuid) truth(s, caller, flow, type, date);
     return;
   }
-  const uuid = create(0);
-  if (!uuid) return;
-  readAndList(uuid, 0);
-  invoke(caller, flow, slot, [{ op: "confirm", booking: uuid }], { qty: 1 });
-  readAndList(uuid, 0);
+  sharedFlow(ctx);
 }
