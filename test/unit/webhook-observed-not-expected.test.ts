@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
 import { analyse } from "../../lib/harness/webhooks/analysis.ts";
 import { observedOnly, publicApiNotJudged } from "../../lib/harness/webhooks/observed.ts";
-import { WEBHOOK_CHECKS, WEBHOOK_METRICS, judge } from "../../lib/harness/webhooks/verdict.ts";
+import {
+  PUBLIC_API_WEBHOOK_CHECKS,
+  WEBHOOK_CHECKS,
+  WEBHOOK_METRICS,
+  judge,
+} from "../../lib/harness/webhooks/verdict.ts";
 import { T0, delivery, expectation } from "./webhook-fixtures.ts";
 
 const reserved = expectation({ resource: "b1", status: "reserved", at: T0 });
@@ -108,7 +113,7 @@ describe("observed, not expected (public API only)", () => {
 
   it("should judge the three booking kinds instead of all eight, and fail when one the run caused never came", () => {
     const { verdict } = run([reservedArrived, requestArrived]);
-    const kinds = verdict.checks.find((c) => c.name === WEBHOOK_CHECKS.bookingKinds);
+    const kinds = verdict.checks.find((c) => c.name === PUBLIC_API_WEBHOOK_CHECKS.bookingKinds);
     expect(verdict.checks.find((c) => c.name === WEBHOOK_CHECKS.allKinds)).toBeUndefined();
     expect(kinds?.verdict).toBe("fail");
     expect(kinds?.problems).toEqual([
@@ -117,8 +122,11 @@ describe("observed, not expected (public API only)", () => {
   });
 
   it("should name expiry and, for the webhooks scenario, all eight kinds as not judged", () => {
-    expect(publicApiNotJudged(false).map((n) => n.check)).toEqual([WEBHOOK_CHECKS.expiry]);
-    expect(publicApiNotJudged(true).map((n) => n.check)).toEqual([WEBHOOK_CHECKS.expiry, WEBHOOK_CHECKS.allKinds]);
+    expect(publicApiNotJudged(false).map((n) => n.check)).toEqual([PUBLIC_API_WEBHOOK_CHECKS.expiry]);
+    expect(publicApiNotJudged(true).map((n) => n.check)).toEqual([
+      PUBLIC_API_WEBHOOK_CHECKS.expiry,
+      WEBHOOK_CHECKS.allKinds,
+    ]);
     for (const n of publicApiNotJudged(true)) expect(n.reason.length).toBeGreaterThan(40);
   });
 });

@@ -9,7 +9,7 @@
  */
 import type { NotJudged } from "../coverage.ts";
 import { isBookingEvent, type Expectation } from "./types.ts";
-import { WEBHOOK_CHECKS } from "./verdict.ts";
+import { PUBLIC_API_WEBHOOK_CHECKS, WEBHOOK_CHECKS } from "./verdict.ts";
 
 /**
  * At the public-API level: an expectation the service fulfils on its own schedule (a follow-on) or that names no
@@ -23,7 +23,7 @@ export function observedOnly(expectation: Expectation): boolean {
 export function publicApiNotJudged(expectAllKinds: boolean): NotJudged[] {
   const out: NotJudged[] = [
     {
-      check: WEBHOOK_CHECKS.expiry,
+      check: PUBLIC_API_WEBHOOK_CHECKS.expiry,
       reason:
         "a booking expires five days after it was reserved, and without the clock hook the run cannot move the service's clock past that; the run leaves no booking reserved on purpose",
     },
@@ -31,7 +31,7 @@ export function publicApiNotJudged(expectAllKinds: boolean): NotJudged[] {
   if (expectAllKinds) {
     out.push({
       check: WEBHOOK_CHECKS.allKinds,
-      reason: `the five catalogue kinds come only from catalogue changes, which need the control API's hooks; the three booking kinds were judged instead ("${WEBHOOK_CHECKS.bookingKinds}")`,
+      reason: `the five catalogue kinds come only from catalogue changes, which need the control API's hooks; the three booking kinds were judged instead ("${PUBLIC_API_WEBHOOK_CHECKS.bookingKinds}")`,
     });
   }
   return out;
