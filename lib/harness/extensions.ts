@@ -108,6 +108,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
         refusals: choice.webhooks?.refusals ?? ["500", "429"],
         expectAllKinds: webhookScenario,
         sloFile: choice.sloFile,
+        registerCommand: choice.webhooks?.registerCommand,
       }),
     );
   }
