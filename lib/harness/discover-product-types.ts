@@ -28,13 +28,14 @@ async function fromHook(hooks: HooksClient, plan: WalkPlan): Promise<ControlProd
   }
 }
 
+/** `hooks` undefined: a target without a control API (black-box churn), so the walk alone. */
 export async function discoverProductTypes(
-  hooks: HooksClient,
+  hooks: HooksClient | undefined,
   apiUrl: string,
   keys: readonly string[],
   plan: WalkPlan,
 ): Promise<Discovered> {
-  const listed = await fromHook(hooks, plan);
+  const listed = hooks === undefined ? undefined : await fromHook(hooks, plan);
   if (listed !== undefined) return { candidates: listed, via: "discovery hook", requests: 0 };
   const api = new PartnerApi(apiUrl, keys[0] ?? "");
   const walk = walkCatalogue(plan);

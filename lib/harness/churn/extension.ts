@@ -6,9 +6,10 @@
  * service's discovery hook is a shortcut when it answers) before the first change, and handed to the alternatives
  * scenario (ATD_HOT_SET), so both work on the same types even when a change hides one from a later walk.
  *
- * Black-box mode: a target without a control API cannot be churned from the supplier's side; there churn would come
- * from competing bookings through the public API by a separate key, selling slots out. That mode is selected and
- * reported as such; it makes no changes in this version (the verdict says so).
+ * Black-box mode: a target without a control API cannot be churned from the supplier's side; there churn comes from
+ * competing demand through the public API with the run's own key (competing-demand.ts): the same schedule with only
+ * the seat kinds, reserved bookings that take seats, cancelled after the hold time and at the end. The hot set is
+ * found by the catalogue walk alone; the verdict fails for each reservation it could not cancel.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import path from "node:path";
@@ -19,6 +20,8 @@ import { discoverProductTypes } from "../discover-product-types.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { harnessErrorOf } from "../hook-failures.ts";
 import { HookAnswerError, HookStatusError, type HooksClient } from "../hooks/hooks-client.ts";
+import { PartnerApiUnreachableError } from "../hooks/partner-api.ts";
+import { CatalogueWalkError } from "../../k6/product-type-discovery.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -27,6 +30,7 @@ import {
   type RunExtension,
 } from "../run-extension.ts";
 import { CHURN_KINDS, DEFAULT_CHURN, readChurnConfig, type ChurnConfig, type ChurnKind } from "./config.ts";
+import { BLACK_BOX_KINDS, CompetingDemand, blackBoxMix } from "./competing-demand.ts";
 import { CHURN_LOG, type ChurnLogEntry } from "./log.ts";
 import { churnSchedule, type ChurnChange } from "./schedule.ts";
 
@@ -82,8 +86,34 @@ export function supplyOf(slot: Record<string, unknown>): number {
   return n(slot.supply) ?? (n(slot.remaining) ?? 0) + (n(slot.held) ?? 0);
 }
 
+export const BLACK_BOX_CHECK = "churn: every reservation it made was cancelled";
+
+/** The hot set of a target without a control API: the public catalogue walk with the run's own key. */
+export async function discoverBlackBoxTargets(apiUrl: string, key: string): Promise<ChurnTargets> {
+  try {
+    const discovered = await discoverProductTypes(undefined, apiUrl, [key], HOT_SET_WALK);
+    return { targets: pickHotSet(discovered.candidates), today: todayUtc(), via: discovered.via };
+  } catch (error) {
+    if (error instanceof CatalogueWalkError) {
+      const badKey = error.status === 401 || error.status === 403;
+      throw new HarnessError(
+        `${error.message}${badKey ? " The run's own key (the last of --keys) was refused." : ""}`,
+        badKey ? EXIT.usage : EXIT.target,
+      );
+    }
+    if (error instanceof PartnerApiUnreachableError)
+      throw new HarnessError(
+        `Failed to find the product types to churn: ${error.message}. Please check that the target is up.`,
+        EXIT.target,
+      );
+    throw error;
+  }
+}
+
 export class ChurnExtension implements RunExtension {
   readonly name = "churn";
+  /** Black-box mode takes seats with the run's own key; with a control API it is not handed one and needs none. */
+  readonly needsHarnessKey = true;
   readonly #options: ChurnOptions;
   #config: ChurnConfig = DEFAULT_CHURN;
   #mode: ChurnMode = "control";
@@ -98,6 +128,11 @@ export class ChurnExtension implements RunExtension {
   #restored = 0;
   #refused: string[] = [];
   #refusedCount = 0;
+  #demand: CompetingDemand | undefined;
+  readonly #targetTypes = new Map<string, ControlProductType>();
+  #leftOut: ChurnKind[] = [];
+  #unexpected: string[] = [];
+  #unexpectedCount = 0;
 
   constructor(options: ChurnOptions) {
     this.#options = options;
@@ -111,11 +146,7 @@ export class ChurnExtension implements RunExtension {
     }
     this.#seed = ctx.seed;
     const control = ctx.target.control;
-    if (!control) {
-      this.#mode = "black-box";
-      ctx.say("  churn: black-box mode (the target has no control API): no supplier-side changes");
-      return {};
-    }
+    if (!control) return this.#startBlackBox(ctx);
     this.#control = control;
     let found: ChurnTargets;
     try {
@@ -132,6 +163,31 @@ export class ChurnExtension implements RunExtension {
     );
     this.#loop = this.#run(schedule);
     return { k6Settings: { controlUrl: control.url, controlToken: control.token, hotSet: JSON.stringify(targets) } };
+  }
+
+  async #startBlackBox(ctx: RunContext): Promise<ExtensionStart> {
+    this.#mode = "black-box";
+    const key = ctx.harnessKey;
+    if (key === undefined)
+      throw new HarnessError(
+        "Failed to start black-box churn: the target has no control API, so churn takes seats with reserved bookings of the run's own key, and the run has none. Please pass one more API key in --keys (the last one is the harness's own, never used by the traffic).",
+        EXIT.usage,
+      );
+    const { config, leftOut } = blackBoxMix(this.#config);
+    this.#config = config;
+    this.#leftOut = leftOut;
+    const found = await discoverBlackBoxTargets(ctx.target.apiUrl, key);
+    const { targets, today } = found;
+    this.#targets = targets.length;
+    for (const t of targets) this.#targetTypes.set(t.uuid, t);
+    this.#demand = new CompetingDemand({ apiUrl: ctx.target.apiUrl, key, runId: ctx.runId });
+    const schedule = churnSchedule(ctx.seed, config, targets, today, { untilMs: MAX_DRIVER_MS });
+    this.#log = createWriteStream(path.join(ctx.runDir, CHURN_LOG), { flags: "a" });
+    ctx.say(
+      `  churn: black-box mode (no control API): reserved bookings of the run's own key, ${config.ratePerSecond}/s over ${targets.length} product types (${found.via}, seed ${ctx.seed}), log ${CHURN_LOG}`,
+    );
+    this.#loop = this.#run(schedule);
+    return { k6Settings: { hotSet: JSON.stringify(targets) } };
   }
 
   async #run(schedule: readonly ChurnChange[]): Promise<void> {
@@ -196,6 +252,7 @@ export class ChurnExtension implements RunExtension {
   }
 
   async #apply(change: ChurnChange): Promise<void> {
+    if (this.#demand) return this.#applyDemand(this.#demand, change);
     const at = Date.now();
     const base = { seq: change.seq, kind: change.kind, productTypeUuid: change.productTypeUuid };
     const where = {
@@ -238,8 +295,65 @@ export class ChurnExtension implements RunExtension {
     if (change.restoreAtMs !== undefined) this.#pending.push({ change, slots });
   }
 
+  async #applyDemand(demand: CompetingDemand, change: ChurnChange): Promise<void> {
+    const type = this.#targetTypes.get(change.productTypeUuid);
+    if (type === undefined || change.date === undefined) return;
+    const at = Date.now();
+    const applied = await demand.apply(change, type);
+    const entry: ChurnLogEntry = {
+      seq: change.seq,
+      phase: "apply",
+      kind: change.kind,
+      productTypeUuid: change.productTypeUuid,
+      date: change.date,
+      ...(change.timeslot ? { timeslot: change.timeslot } : {}),
+      at,
+      doneAt: Date.now(),
+      status: applied.status,
+      set: applied.set,
+      bookings: applied.bookings,
+      seats: applied.seats,
+      before: applied.before,
+      after: applied.after,
+    };
+    this.#write(entry);
+    if (applied.status !== 200)
+      this.#noteUnexpected(
+        `POST /v2/bookings for ${change.kind} on ${type.uuid} ${change.date} answered ${applied.status || "nothing"}`,
+      );
+    this.#applied.set(change.kind, (this.#applied.get(change.kind) ?? 0) + 1);
+    if (change.restoreAtMs !== undefined) this.#pending.push({ change, slots: [] });
+  }
+
+  #noteUnexpected(what: string): void {
+    this.#unexpectedCount++;
+    if (this.#unexpected.length < 10) this.#unexpected.push(what);
+  }
+
+  /** Cancels a change's reservations (after its hold time). No read after: the seats come back only when the target approves the cancellation. */
+  async #restoreDemand(demand: CompetingDemand, change: ChurnChange): Promise<void> {
+    const at = Date.now();
+    const held = demand.held.ofChange(change.seq);
+    const released = await demand.release(held);
+    this.#restored++;
+    this.#write({
+      seq: change.seq,
+      phase: "restore",
+      kind: change.kind,
+      productTypeUuid: change.productTypeUuid,
+      ...(change.date ? { date: change.date } : {}),
+      ...(change.timeslot ? { timeslot: change.timeslot } : {}),
+      at,
+      doneAt: Date.now(),
+      status: released.status,
+      bookings: released.released,
+      seats: released.seats,
+    });
+  }
+
   async #restore(p: Pending): Promise<void> {
     const { change } = p;
+    if (this.#demand) return this.#restoreDemand(this.#demand, change);
     const at = Date.now();
     let status = 200;
     let set: unknown;
@@ -281,6 +395,8 @@ export class ChurnExtension implements RunExtension {
     const pending = this.#pending;
     this.#pending = [];
     for (const p of pending) await this.#restore(p);
+    // A cancel refused earlier is tried once more; what is still held then fails the check.
+    if (this.#demand) await this.#demand.release(this.#demand.held.all());
     await new Promise<void>((resolve) => {
       if (this.#log) this.#log.end(resolve);
       else resolve();
@@ -292,14 +408,7 @@ export class ChurnExtension implements RunExtension {
     await this.#halt();
     const applied = Object.fromEntries(CHURN_KINDS.map((k) => [k, this.#applied.get(k) ?? 0]));
     const total = Object.values(applied).reduce((a, b) => a + b, 0);
-    if (this.#mode === "black-box") {
-      return extensionVerdict(this.name, {
-        figures: { mode: this.#mode, changes: 0 },
-        findings: [
-          "churn: black-box mode, the target has no control API. Churn would come from competing bookings through the public API by a separate key; this version makes no changes, so nothing was churned.",
-        ],
-      });
-    }
+    if (this.#mode === "black-box") return this.#blackBoxVerdict(applied, total);
     return extensionVerdict(this.name, {
       checks: [
         {
@@ -320,6 +429,57 @@ export class ChurnExtension implements RunExtension {
         restored: this.#restored,
         log: CHURN_LOG,
       },
+    });
+  }
+
+  #blackBoxVerdict(applied: Record<string, number>, total: number): ExtensionVerdict {
+    const held = this.#demand?.held;
+    const unreleased = held?.unreleased() ?? [];
+    const made = held?.made ?? 0;
+    const kept = BLACK_BOX_KINDS.filter((k) => this.#config.mix[k] > 0);
+    const findings = [
+      `churn: black-box mode (the target has no control API): competing demand through the public API, reserved bookings of the run's own key that are cancelled after their hold time and never confirmed. Seats come back when the target approves a cancellation, not at the cancel itself.`,
+    ];
+    if (this.#leftOut.length > 0)
+      findings.push(
+        `churn: ${this.#leftOut.join(", ")} need the supplier's side (a control API) and were left out; the mix was renormalised over ${kept.length ? kept.join(", ") : "nothing, so no changes were made"}.`,
+      );
+    if (this.#targets === 0)
+      findings.push("churn: the catalogue walk found no product type for the hot set, so nothing was churned.");
+    if (this.#unexpectedCount > 0)
+      findings.push(
+        `churn: ${this.#unexpectedCount} reservation requests answered other than 201 or 422 (change stopped there): ${this.#unexpected.join("; ")}`,
+      );
+    if ((this.#demand?.readsSkipped ?? 0) > 0)
+      findings.push(
+        `churn: ${this.#demand?.readsSkipped} single-date reads were skipped (rate-limited); those entries of ${CHURN_LOG} show no availability.`,
+      );
+    return extensionVerdict(this.name, {
+      checks: [
+        {
+          name: BLACK_BOX_CHECK,
+          verdict: unreleased.length === 0 ? "pass" : "fail",
+          passes: made - unreleased.length,
+          fails: unreleased.length,
+          problems: unreleased.map((u) => `booking ${u.uuid} is still reserved: ${u.why}`),
+        },
+      ],
+      figures: {
+        mode: this.#mode,
+        seed: this.#seed,
+        ratePerSecond: this.#config.ratePerSecond,
+        productTypes: this.#targets,
+        changes: total,
+        byKind: Object.fromEntries(BLACK_BOX_KINDS.map((k) => [k, applied[k] ?? 0])),
+        leftOut: this.#leftOut,
+        restored: this.#restored,
+        seatsTaken: held?.seats ?? 0,
+        bookingsMade: made,
+        bookingsCancelled: held?.cancelled ?? 0,
+        bookingsAlreadyEnded: held?.ended ?? 0,
+        log: CHURN_LOG,
+      },
+      findings,
     });
   }
 
