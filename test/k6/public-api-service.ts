@@ -18,8 +18,14 @@ export interface PublicApiService extends AsyncDisposable {
   targetArgs: string[];
 }
 
-/** Real seconds a reservation holds its seats (the service runs at time scale 1). */
+/** Real seconds a reservation holds its seats, whatever the service's time scale (the operator states real time). */
 export const HOLD_SECONDS = 2;
+
+/** The service's --time-scale among `extra`, 1 without it: its hold is set in virtual seconds. */
+function timeScaleOf(extra: readonly string[]): number {
+  const i = extra.indexOf("--time-scale");
+  return i === -1 ? 1 : Number(extra[i + 1]);
+}
 
 export async function startPublicApiService(extra: readonly string[] = []): Promise<PublicApiService> {
   const dir = mkdtempSync(path.join(tmpdir(), "atd-public-api-"));
@@ -27,7 +33,7 @@ export async function startPublicApiService(extra: readonly string[] = []): Prom
   const deployment = await new EmbeddedTarget()
     .withServiceArgs([
       ...["--key-prefix", "other-", "--products", "60", "--seed", "11", "--keys-file", keysFile],
-      ...["--hold-seconds", String(HOLD_SECONDS), ...extra],
+      ...["--hold-seconds", String(Math.round(HOLD_SECONDS * timeScaleOf(extra))), ...extra],
     ])
     .start();
   const told = JSON.parse(readFileSync(keysFile, "utf8")) as { keys: string[]; alternatives: string[] };

@@ -1,0 +1,38 @@
+/**
+ * Issue 17, end to end: against the reference service reached by URL with no control URL, partner-mix,
+ * alternatives, invariants and webhooks run with churn through the public API alone, judge what that level can
+ * judge, say what it cannot, pass on the correct service, and leave no reservation of theirs behind. Repeated runs and
+ * every defect visible from outside: public-api-only.matrix.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { runWithoutHooks } from "./public-api-runs.ts";
+
+describe("a run through the public API alone", { timeout: 200_000 }, () => {
+  it("should run all four scenarios with churn, pass on the correct service and leave nothing reserved", async () => {
+    const { result, leftReserved } = await runWithoutHooks();
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.summary?.run.level).toBe("public-api");
+    expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`).sort()).toEqual([
+      "alternatives pass",
+      "invariants pass",
+      "partner-mix pass",
+      "webhooks pass",
+    ]);
+    const extensions = result.summary?.extensions ?? [];
+    expect(extensions.map((e) => `${e.name} ${e.verdict}`).sort()).toEqual([
+      "alternatives accuracy pass",
+      "churn pass",
+      "invariants pass",
+      "reservation cleanup pass",
+      "webhook sink pass",
+    ]);
+    // Every skip is a check this level cannot judge, never a scenario or an extension.
+    expect(result.summary?.skipped?.every((s) => s.kind === "check")).toBe(true);
+    const churn = extensions.find((e) => e.name === "churn")?.figures;
+    expect(churn?.mode).toBe("black-box");
+    const accuracy = extensions.find((e) => e.name === "alternatives accuracy")?.figures;
+    expect(accuracy?.judgedBy).toBe("public-api");
+    expect(Number(accuracy?.judged)).toBeGreaterThan(0);
+    expect(leftReserved).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The issue-17 run shared by the default tier and the matrix: partner-mix, alternatives, invariants and webhooks with
+ * churn against the reference service reached by URL with no control URL (public-api-service.ts), and what is left
+ * of the harness's bookings on the service afterwards, read through the control API only the test knows.
+ */
+import { HEADERS } from "../../lib/contract/index.ts";
+import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
+import { startPublicApiService } from "./public-api-service.ts";
+
+export const PUBLIC_API_SCENARIOS = ["partner-mix", "alternatives", "invariants", "webhooks"];
+/** Retries and the service's own decisions fall within the run (as in the other webhook tests). */
+const TIME_SCALE = "120";
+
+export interface PublicApiRun {
+  result: HarnessProcessResult;
+  /** Bookings of the run's keys still `reserved` without a cancellation request after the run. */
+  leftReserved: string[];
+}
+
+/** Every page of GET /v2/bookings?status=reserved for one key. */
+async function reservedOf(apiUrl: string, key: string): Promise<{ uuid: string }[]> {
+  const found: { uuid: string }[] = [];
+  for (let page = 1; page < 100; page++) {
+    const res = await fetch(`${apiUrl}/v2/bookings?status=reserved&per_page=100&page=${page}`, {
+      headers: { [HEADERS.auth]: key },
+    });
+    const body = (await res.json()) as { data: { uuid: string }[]; meta: { pagination: { total_pages: number } } };
+    found.push(...body.data);
+    if (page >= body.meta.pagination.total_pages) break;
+  }
+  return found;
+}
+
+async function detailOf(apiUrl: string, key: string, uuid: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${apiUrl}/v2/bookings/${uuid}`, { headers: { [HEADERS.auth]: key } });
+  return ((await res.json()) as { data: Record<string, unknown> }).data;
+}
+
+export async function runWithoutHooks(
+  options: { defects?: string[]; scenarios?: string[] } = {},
+): Promise<PublicApiRun> {
+  await using service = await startPublicApiService([
+    ...["--time-scale", TIME_SCALE],
+    ...(options.defects?.length ? ["--defects", options.defects.join(",")] : []),
+  ]);
+  const scenarios = options.scenarios ?? PUBLIC_API_SCENARIOS;
+  const result = await runHarnessProcess(
+    [
+      "run",
+      ...scenarios,
+      "--churn",
+      ...service.targetArgs,
+      "--time-scale",
+      TIME_SCALE,
+      "--duration",
+      "8s",
+      "--allow-skips",
+    ],
+    { timeoutMs: 170_000 },
+  );
+  const leftReserved: string[] = [];
+  for (const key of service.keys) {
+    for (const { uuid } of await reservedOf(service.deployment.apiUrl, key)) {
+      const detail = await detailOf(service.deployment.apiUrl, key, uuid);
+      if (detail.cancellationRequestStatus !== "pending") leftReserved.push(uuid);
+    }
+  }
+  return { result, leftReserved };
+}
