@@ -95,13 +95,19 @@ async function heldOn(svc: StartedService, e: ChurnLogEntry): Promise<number> {
   return taken.reduce((sum, s) => sum + (timeslots.find((t) => t.timeslot === s.timeslot)?.held ?? 0), 0);
 }
 
-/** The API in front of the service, answering 500 to every cancel: a target that refuses to give seats back. */
-async function refusingCancels(svc: StartedService): Promise<Server & { url: string }> {
+/**
+ * The API in front of the service, misbehaving: `refuse-cancels` answers 500 to every cancel (a target that will not
+ * give seats back); `hide-creations` makes each reservation but answers 500 (an answer lost on the way).
+ */
+async function misbehaving(
+  svc: StartedService,
+  how: "refuse-cancels" | "hide-creations",
+): Promise<Server & { url: string }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      if (req.method === "PUT" && req.url?.endsWith("/cancel")) {
+      if (how === "refuse-cancels" && req.method === "PUT" && req.url?.endsWith("/cancel")) {
         res.writeHead(500, { "Content-Type": "application/json" });
         res.end(JSON.stringify({ error: { code: "internal_error", message: "no", http_code: 500 } }));
         return;
@@ -117,7 +123,8 @@ async function refusingCancels(svc: StartedService): Promise<Server & { url: str
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       })
         .then(async (r) => {
-          res.writeHead(r.status, Object.fromEntries(r.headers));
+          const hide = how === "hide-creations" && req.method === "POST" && r.status === 201;
+          res.writeHead(hide ? 500 : r.status, Object.fromEntries(r.headers));
           res.end(Buffer.from(await r.arrayBuffer()));
         })
         .catch(() => res.destroy());
@@ -195,7 +202,7 @@ describe("black-box churn against the reference service", () => {
 
   it("should fail the check, naming each booking, when the target refuses to cancel", async () => {
     await using svc = await start();
-    const proxy = await refusingCancels(svc);
+    const proxy = await misbehaving(svc, "refuse-cancels");
     try {
       const ctx = await contextFor(proxy.url, HARNESS_KEY);
       const churn = await churnFor(ctx, 6);
@@ -216,6 +223,28 @@ describe("black-box churn against the reference service", () => {
       for (const b of stillReserved) {
         expect(check?.problems.some((p) => p.includes(b.uuid) && p.includes("500"))).toBe(true);
       }
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 30_000);
+
+  it("should find and cancel reservations whose answer was lost, by their partner reference", async () => {
+    await using svc = await start();
+    const proxy = await misbehaving(svc, "hide-creations");
+    try {
+      const ctx = await contextFor(proxy.url, HARNESS_KEY);
+      const churn = await churnFor(ctx, 6);
+      await churn.start(ctx);
+      await sleep(1500);
+      const verdict = await churn.finish();
+      await churn.stop();
+
+      const bookings = await bookingsOf(svc, HARNESS_KEY);
+      expect(bookings.length).toBeGreaterThan(0);
+      for (const b of bookings) expect(b.cancellationRequestStatus).toBe("pending");
+      expect(verdict.verdict).toBe("pass");
+      expect((verdict.figures as unknown as Figures).bookingsMade).toBe(bookings.length);
+      expect(verdict.findings.join(" ")).toContain("answered 500");
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }

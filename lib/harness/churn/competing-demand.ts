@@ -198,6 +198,8 @@ export class CompetingDemand {
   readonly held = new HeldBookings();
   /** Reads skipped because of a long Retry-After. */
   readsSkipped = 0;
+  /** Changes with a reservation request whose outcome is unknown (no answer, 5xx): a booking may exist unseen. */
+  readonly #uncertain = new Set<number>();
   readonly #apiUrl: string;
   readonly #key: string;
   readonly #runId: string;
@@ -208,9 +210,15 @@ export class CompetingDemand {
     this.#runId = options.runId;
   }
 
-  async #call(method: "GET" | "POST" | "PUT", path: string, body?: unknown): Promise<Answer> {
+  async #call(
+    method: "GET" | "POST" | "PUT",
+    path: string,
+    body?: unknown,
+    query?: Record<string, string>,
+  ): Promise<Answer & { list?: unknown[] }> {
+    const search = query === undefined ? "" : `?${new URLSearchParams(query).toString()}`;
     try {
-      const res = await fetch(`${this.#apiUrl}${path}`, {
+      const res = await fetch(`${this.#apiUrl}${path}${search}`, {
         method,
         headers: {
           [HEADERS.auth]: this.#key,
@@ -225,6 +233,7 @@ export class CompetingDemand {
       return {
         status: res.status,
         data: isRecord(parsed) && isRecord(parsed.data) ? parsed.data : undefined,
+        ...(isRecord(parsed) && Array.isArray(parsed.data) ? { list: parsed.data as unknown[] } : {}),
         retryAfter: Number.isFinite(retryAfter) ? retryAfter : undefined,
       };
     } catch {
@@ -311,6 +320,7 @@ export class CompetingDemand {
         } else {
           // Anything but a refusal for lack of seats: the change stops here (the traffic's checks judge the target).
           status = res.status;
+          if (res.status === 0 || res.status >= 500) this.#uncertain.add(change.seq);
         }
       }
       set.push({
@@ -348,6 +358,27 @@ export class CompetingDemand {
       status: cancel.status,
       why: `the cancel answered ${cancel.status || "nothing"} and reading it back answered ${read.status || "nothing"}`,
     };
+  }
+
+  /**
+   * Finds the reservations of changes whose request got no clear answer, by their partner reference (a list filter of
+   * the spec), and holds them like the others so they are cancelled too.
+   */
+  async findUnseen(): Promise<void> {
+    for (const seq of this.#uncertain) {
+      const res = await this.#call("GET", ENDPOINTS.bookings.path, undefined, {
+        partner_reference: this.#reference(seq),
+        per_page: "100",
+      });
+      if (res.status !== 200) continue;
+      const known = new Set(this.held.all());
+      for (const item of (res.list ?? []).filter(isRecord)) {
+        // Seats unknown (the list item does not carry the quantity): counted as a booking made, not as seats.
+        if (typeof item.uuid === "string" && item.status === "reserved" && !known.has(item.uuid))
+          this.held.took(item.uuid, seq, 0);
+      }
+    }
+    this.#uncertain.clear();
   }
 
   /** Cancels the given reservations; the worst status (200 when every one was released) and the seats released. */

@@ -395,8 +395,12 @@ export class ChurnExtension implements RunExtension {
     const pending = this.#pending;
     this.#pending = [];
     for (const p of pending) await this.#restore(p);
-    // A cancel refused earlier is tried once more; what is still held then fails the check.
-    if (this.#demand) await this.#demand.release(this.#demand.held.all());
+    // A cancel refused earlier is tried once more, and a reservation whose request got no clear answer is looked up by
+    // its reference; what is still held then fails the check.
+    if (this.#demand) {
+      await this.#demand.findUnseen();
+      await this.#demand.release(this.#demand.held.all());
+    }
     await new Promise<void>((resolve) => {
       if (this.#log) this.#log.end(resolve);
       else resolve();
