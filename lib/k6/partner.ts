@@ -76,3 +76,25 @@ export function partnerClient(config: K6Config, iteration: number): ApiClient {
 export function setupClient(config: K6Config, index: number): ApiClient {
   return clientFor(config, keyFor(runnerKeys(config).keys, index), "setup");
 }
+
+/**
+ * The run's own key (ATD_HARNESS_KEY, public-API-only runs): competing demand that no scenario's traffic or webhook
+ * expectations count. Undefined when the run has none.
+ */
+export function harnessClient(config: K6Config): ApiClient | undefined {
+  const apiKey = config.harnessKey;
+  if (apiKey === undefined) return undefined;
+  let client = clients.setup.get(apiKey);
+  if (!client) {
+    client = new ApiClient({
+      baseUrl: config.baseUrl,
+      apiKey,
+      timeout: config.requestTimeout,
+      phase: "setup",
+      onThrottle: "wait",
+      maxThrottleWaitSeconds: 60,
+    });
+    clients.setup.set(apiKey, client);
+  }
+  return client;
+}

@@ -8,12 +8,12 @@
  * its iteration, so a shared deployment keeps no seats held for five days.
  */
 import { sleep } from "k6";
-import http from "k6/http";
-import { ENDPOINTS, HEADERS, addDays, isRecord, todayUtc } from "../../contract/index.ts";
+import { addDays, isRecord, todayUtc } from "../../contract/index.ts";
 import { pickInvariantTypes, INVARIANTS_WALK, type ControlProductType } from "../alternatives/hot-set.ts";
 import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
-import { partnerClient, setupClient } from "../partner.ts";
+import type { ApiClient } from "../client.ts";
+import { harnessClient, partnerClient, setupClient } from "../partner.ts";
 import { bookingBody, create, readAndList, sharedFlow, type FlowContext } from "./flows.ts";
 import { invoke, logOperation, type BookingCall, type Caller, type CallResult } from "./history.ts";
 
@@ -135,45 +135,24 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup, n: numbe
 /** The run's own key (ATD_HARNESS_KEY): its bookings are competing demand, not part of the history. */
 class HarnessBookings {
   readonly uuids: string[] = [];
-  readonly #config: K6Config;
+  readonly #client: ApiClient;
 
   constructor(config: K6Config) {
-    this.#config = config;
-  }
-
-  #params() {
-    return {
-      headers: {
-        [HEADERS.auth]: this.#config.harnessKey ?? "",
-        "Content-Type": "application/json",
-        Accept: "application/json",
-      },
-      tags: { phase: "setup" },
-      timeout: this.#config.requestTimeout,
-    };
+    const client = harnessClient(config);
+    if (!client) throw new Error("Failed to race from outside: the run has no key of its own (ATD_HARNESS_KEY).");
+    this.#client = client;
   }
 
   /** Reserves `seats` in one booking; its HTTP status. */
   reserve(type: ControlProductType, date: string, seats: number, reference: string): number {
-    const res = http.post(
-      `${this.#config.baseUrl}${ENDPOINTS.bookingCreate.path}`,
-      JSON.stringify(bookingBody(type, date, reference, seats)),
-      this.#params(),
-    );
-    if (res.status === 201) {
-      const body = JSON.parse(typeof res.body === "string" ? res.body : "null") as unknown;
-      if (isRecord(body) && isRecord(body.data) && typeof body.data.uuid === "string") this.uuids.push(body.data.uuid);
-    }
+    const res = this.#client.createBooking(bookingBody(type, date, reference, seats));
+    if (res.status === 201 && isRecord(res.data) && typeof res.data.uuid === "string") this.uuids.push(res.data.uuid);
     return res.status;
   }
 
   cancelAll(): void {
     for (const uuid of this.uuids.splice(0)) {
-      const res = http.post(
-        `${this.#config.baseUrl}${ENDPOINTS.bookingCancel.path.replace("{uuid}", uuid)}`,
-        null,
-        this.#params(),
-      );
+      const res = this.#client.cancelBooking(uuid);
       if (res.status !== 200) {
         console.warn(
           `invariants: failed to cancel the run's own reservation ${uuid}: HTTP ${res.status}. Please cancel it by hand.`,
