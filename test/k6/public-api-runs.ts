@@ -62,7 +62,8 @@ export async function runWithoutHooks(
   for (const key of service.keys) {
     for (const { uuid } of await reservedOf(service.deployment.apiUrl, key)) {
       const detail = await detailOf(service.deployment.apiUrl, key, uuid);
-      if (detail.cancellationRequestStatus !== "pending") leftReserved.push(`${uuid} ${String(detail.partnerReference)}`);
+      if (detail.cancellationRequestStatus !== "pending")
+        leftReserved.push(`${uuid} ${String(detail.partnerReference)}`);
     }
   }
   return { result, leftReserved };

@@ -45,7 +45,7 @@ export async function startPublicApiService(extra: readonly string[] = []): Prom
   writeFileSync(runKeys, JSON.stringify(keys));
   const alternativesKeys = path.join(dir, "alternatives-keys.json");
   writeFileSync(alternativesKeys, JSON.stringify(keys.filter((k) => told.alternatives.includes(k))));
-  const register = `node ${path.join(REPO_ROOT, "test/data/register-webhook.mjs")} ${deployment.control.url} ${deployment.control.token}`;
+  const register = `${process.execPath} ${path.join(REPO_ROOT, "test/data/register-webhook.ts")} ${deployment.control.url} ${deployment.control.token}`;
   return {
     deployment,
     keys,
