@@ -125,6 +125,13 @@ export interface Finding {
  */
 export const ALTERNATIVES_OBSERVATION_MARKER = "atd-alt ";
 
+/**
+ * Without test hooks, the alternatives scenario logs `<marker>{"reason": text}` once when no confirm can be made to
+ * fail from outside (no stated reservation hold, no key with the feature): the harness reports its checks as not
+ * judged.
+ */
+export const ALTERNATIVES_NOT_PROVOKABLE_MARKER = "atd-alt-not-provokable ";
+
 export interface AlternativesObservation {
   productTypeUuid: string;
   /** The failed booking's date (and timeslot). */
@@ -151,6 +158,14 @@ export interface AlternativesObservation {
   qtyMismatches: [string, number, number][];
   /** Slots whose qty was compared (suggested and expected). */
   qtyCompared: number;
+  /** What judged it: the inventory hook (absent: the same) or the public API alone (calendar and single-date reads). */
+  judgedBy?: "ground-truth" | "public-api";
+  /**
+   * public-api: availability within the window differed between the calendar reads just before and just after the
+   * 422, or a suggestion's single-date answer right after differed from the second read: its discrepancies are
+   * explained, as churn-explained ones are.
+   */
+  changedBetweenReads?: boolean;
 }
 
 /**

@@ -60,6 +60,24 @@ export interface K6Config {
    * booking's whole life. ATD_RESERVATION_HOLD_SECONDS.
    */
   reservationHoldSeconds: number | undefined;
+  /**
+   * Public API only: indexes in apiKeys of the keys the operator enabled alternatives for; undefined: not stated.
+   * ATD_ALTERNATIVES_KEYS.
+   */
+  alternativesKeys: number[] | undefined;
+}
+
+function indexList(env: Env, name: string): number[] | undefined {
+  const value = env[name]?.trim();
+  if (value === undefined) return undefined;
+  if (value === "") return [];
+  const indexes = value.split(",").map((v) => Number(v.trim()));
+  if (indexes.some((i) => !Number.isInteger(i) || i < 0)) {
+    throw new ConfigError(
+      `Failed to configure the run: ${name}="${value}" is not a comma-separated list of key indexes. Please give e.g. 0,2.`,
+    );
+  }
+  return indexes;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -161,6 +179,7 @@ export function loadConfig(env: Env): K6Config {
     capacityRates: capacityRates(env),
     harnessKey: env.ATD_HARNESS_KEY?.trim() || undefined,
     reservationHoldSeconds: positiveNumber(env, "ATD_RESERVATION_HOLD_SECONDS"),
+    alternativesKeys: indexList(env, "ATD_ALTERNATIVES_KEYS"),
   };
 }
 

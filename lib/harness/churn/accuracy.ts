@@ -69,7 +69,8 @@ export function judgeAccuracy(
   const raw = { suggested: 0, hits: 0, expected: 0 };
   for (const o of observations) {
     const where = `${o.productTypeUuid.slice(0, 8)} ${o.date}${o.timeslot ? ` ${o.timeslot}` : ""}`;
-    const byChurn = explainedByChurn(o, churn);
+    // Without hooks, a change seen between the two calendar reads explains a discrepancy as churn does.
+    const byChurn = explainedByChurn(o, churn) || o.changedBetweenReads === true;
     if (o.kind === "confirmed-after-sell-out") {
       if (byChurn) explained.confirmedAfterSellOut++;
       else
@@ -133,6 +134,7 @@ export function judgeAccuracy(
     problems: t[k].problems,
   }));
   const figures = {
+    judgedBy: observations.some((o) => o.judgedBy === "public-api") ? "public-api" : "ground-truth",
     observations: observations.length,
     judged,
     precision: ratio(hits, suggested),

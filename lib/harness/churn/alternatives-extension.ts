@@ -6,7 +6,11 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ALTERNATIVES_OBSERVATION_MARKER, type AlternativesObservation } from "../../contract/index.ts";
+import {
+  ALTERNATIVES_NOT_PROVOKABLE_MARKER,
+  ALTERNATIVES_OBSERVATION_MARKER,
+  type AlternativesObservation,
+} from "../../contract/index.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import {
@@ -18,7 +22,19 @@ import {
   type RunExtension,
 } from "../run-extension.ts";
 import { markedPayloads } from "../verdict.ts";
-import { judgeAccuracy } from "./accuracy.ts";
+import { ALTERNATIVES_CHECKS as RULE_CHECKS } from "../../k6/alternatives/rules.ts";
+import type { NotJudged } from "../coverage.ts";
+import { ACCURACY_CHECKS, judgeAccuracy } from "./accuracy.ts";
+
+/** The scenario's k6-side checks that need a 422 (not judged when none can be provoked). */
+const RULE_CHECKS_NEEDING_A_422 = {
+  rule1OptIn: RULE_CHECKS.rule1OptIn,
+  rule1Identical: RULE_CHECKS.rule1Identical,
+  rule3Arrays: RULE_CHECKS.rule3Arrays,
+  rule4Requested: RULE_CHECKS.rule4Requested,
+  entryShape: RULE_CHECKS.entryShape,
+  rule9Unchanged: RULE_CHECKS.rule9Unchanged,
+};
 import { CHURN_LOG, readChurnLog } from "./log.ts";
 
 export const ALTERNATIVES_SCENARIO = "alternatives";
@@ -40,8 +56,6 @@ export async function readSlo(file: string | undefined): Promise<SloTable> {
 
 export class AlternativesJudgeExtension implements RunExtension {
   readonly name = "alternatives accuracy";
-  // It reads ground truth through the control API, like its scenario.
-  readonly needsControl = true;
   readonly #sloFile: string | undefined;
   #slo: SloTable = DEFAULT_SLO;
 
@@ -52,20 +66,50 @@ export class AlternativesJudgeExtension implements RunExtension {
   async start(ctx: RunContext): Promise<ExtensionStart> {
     this.#slo = await readSlo(this.#sloFile);
     const control = ctx.target.control;
-    if (!control) {
-      throw new HarnessError(
-        "Failed to start the alternatives scenario: the target has no control API to sell slots out and read ground truth. Please give --control-url and --control-token.",
-        EXIT.usage,
-      );
-    }
-    return { k6Settings: { controlUrl: control.url, controlToken: control.token } };
+    // Without hooks the scenario judges through the public API (lib/k6/alternatives/public-api.ts).
+    return control ? { k6Settings: { controlUrl: control.url, controlToken: control.token } } : {};
   }
 
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
-    const observations = parseObservations(k6.logs.get(ALTERNATIVES_SCENARIO) ?? "");
+    const log = k6.logs.get(ALTERNATIVES_SCENARIO) ?? "";
+    const observations = parseObservations(log);
     const churn = await readChurnLog(path.join(ctx.runDir, CHURN_LOG));
+    if (ctx.level === "public-api") {
+      const reason = markedPayloads(log, ALTERNATIVES_NOT_PROVOKABLE_MARKER)
+        .map((p) => p.reason)
+        .find((r) => typeof r === "string");
+      if (typeof reason === "string") {
+        const names = [...Object.values(ACCURACY_CHECKS), ...Object.values(RULE_CHECKS_NEEDING_A_422)];
+        return extensionVerdict(this.name, {
+          figures: { judgedBy: "public-api", observations: 0 },
+          notJudged: names.map((check) => ({ check, reason: `no confirm can be made to fail: ${reason}` })),
+        });
+      }
+    }
     const judged = judgeAccuracy(observations, churn, this.#slo.alternatives);
-    return extensionVerdict(this.name, { ...judged, figures: { ...judged.figures, churnChanges: churn.length } });
+    const notJudged: NotJudged[] = [];
+    if (ctx.level === "public-api") {
+      if (Number(judged.figures.qtyCompared) === 0) {
+        // qty needs a seat count, which only some services' answers show (a timeslot's `remaining`).
+        judged.checks = judged.checks.filter((c) => c.name !== ACCURACY_CHECKS.qty);
+        judged.thresholds = judged.thresholds.filter((t) => t.metric !== "alternatives_qty_exactness");
+        notJudged.push({
+          check: ACCURACY_CHECKS.qty,
+          reason: "no suggestion's single-date or calendar answer showed a seat count to compare qty with",
+        });
+      }
+      const keys = ctx.publicApi.alternativesKeys ?? [];
+      if (keys.length >= ctx.keys.length) {
+        for (const check of [RULE_CHECKS.rule1OptIn, RULE_CHECKS.rule1Identical, RULE_CHECKS.rule9Unchanged]) {
+          notJudged.push({ check, reason: "every key of the run has the feature: no 422 without it to compare" });
+        }
+      }
+    }
+    return extensionVerdict(this.name, {
+      ...judged,
+      figures: { ...judged.figures, churnChanges: churn.length },
+      notJudged,
+    });
   }
 
   async stop(): Promise<void> {

@@ -1,27 +1,17 @@
 /** The alternatives scenario's options, setup and iteration; scenarios/alternatives.ts is its entry file. */
-import http from "k6/http";
 import exec from "k6/execution";
 import type { Options } from "k6/options";
-import {
-  ALTERNATIVES_OBSERVATION_MARKER,
-  ENDPOINTS as ENDPOINTS_SPEC,
-  HEADERS,
-  K6_ENV,
-  fillPath,
-  isRecord,
-  todayUtc,
-  type AlternativesObservation,
-  type BookingRequest,
-  type EndpointName,
-} from "../../contract/index.ts";
+import { K6_ENV, isRecord, todayUtc, type AlternativesObservation, type EndpointName } from "../../contract/index.ts";
 import { checkResponse, expectThat } from "../checks.ts";
-import { toApiResponse, type ApiClient, type ApiResponse, type Json } from "../client.ts";
+import type { ApiClient } from "../client.ts";
 import { loadConfig } from "../config.ts";
 import { functionalOptions } from "../options.ts";
 import { partnerClient, setupClient } from "../partner.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
+import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
+import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
 import { HOT_SET_WALK, parseControlProductTypes, pickHotSet, type ControlProductType } from "./hot-set.ts";
 import { planFor, type Plan } from "./plan.ts";
 import {
@@ -72,14 +62,13 @@ function churnedHotSet(): ControlProductType[] | undefined {
   return json ? parseControlProductTypes(JSON.parse(json) as unknown) : undefined;
 }
 
-export function setup(): Setup {
+type AnySetup = Setup | PublicApiSetup | NotProvokable;
+
+export function setup(): AnySetup {
+  // Without test hooks: the public-API mode (public-api.ts).
+  if (!config.control) return publicApiSetup(config, churnedHotSet());
   return reportHookFailures("set up the alternatives scenario", () => {
-    const control = config.control;
-    if (!control) {
-      throw new Error(
-        "Failed to set up the alternatives scenario: ATD_CONTROL_URL and ATD_CONTROL_TOKEN are not set. Please run it through the harness against a target with a control API.",
-      );
-    }
+    const control = config.control as HookSettings;
     if (config.apiKeys.length < 2) {
       throw new Error(
         `Failed to set up the alternatives scenario: it needs two API keys, one with alternatives on and one with them off, and the run has ${config.apiKeys.length}. Please pass at least two keys (--keys).`,
@@ -114,7 +103,8 @@ export function setup(): Setup {
   });
 }
 
-export function teardown(setupData: Setup): void {
+export function teardown(setupData: AnySetup): void {
+  if (!("control" in setupData)) return;
   const hooks = new HooksClient(setupData.control);
   for (const { apiKey, alternatives } of setupData.restore) {
     hooks.exchange("partnerSet", { params: { apiKey }, body: { alternatives } });
@@ -123,66 +113,6 @@ export function teardown(setupData: Setup): void {
 
 function clientFor(key: number): ApiClient {
   return partnerClient(config, key);
-}
-
-function reserve(client: ApiClient, plan: Plan, n: number, reference: string): ApiResponse<Json> {
-  const request: BookingRequest = {
-    productTypeUuid: plan.type.uuid,
-    date: plan.date,
-    ...(plan.timeslot === undefined ? {} : { timeslot: plan.timeslot }),
-    adults: 1,
-    customer: {
-      firstName: "Alt",
-      lastName: `Tester${n}`,
-      salutation: "Ms",
-      email: `alt.tester+${n}@example.com`,
-      phone: "+6560000000",
-    },
-    options: plan.type.requiredOptions.map((o) => ({
-      uuid: o.uuid,
-      value: o.type === "select" ? (o.values[0] ?? "") : "alternatives",
-    })),
-    partnerReference: reference,
-  };
-  return client.createBooking(request);
-}
-
-/** Churn (product type withdrawn, seats cut) may refuse a reservation; anything else is a fault. */
-function reserved(res: ApiResponse<Json>): string | undefined {
-  const ok = res.status === 201 || res.status === 200;
-  expectThat(
-    C.setup,
-    ok || res.status === 410 || res.status === 422
-      ? undefined
-      : `POST /v2/bookings answered ${res.status}${res.error ? ` (${res.error.code})` : ""}`,
-  );
-  return ok && res.data ? String(res.data.uuid) : undefined;
-}
-
-/**
- * Confirms and keeps the raw body beside the parsed answer: rule 1 compares the 422 fields byte for byte, and a
- * parse (k6's Go-side json() in particular) need not keep key order.
- */
-function confirmRaw(client: ApiClient, uuid: string) {
-  const path = fillPath(ENDPOINTS_SPEC.bookingConfirm.path, { uuid });
-  const res = http.request("PUT", `${client.options.baseUrl}${path}`, null, {
-    headers: { [HEADERS.auth]: client.options.apiKey, Accept: "application/json" },
-    tags: { endpoint: "bookingConfirm", name: ENDPOINTS_SPEC.bookingConfirm.path },
-    timeout: client.options.timeout,
-  });
-  const text = typeof res.body === "string" ? res.body : "";
-  let error: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (isRecord(parsed) && isRecord(parsed.error)) error = parsed.error;
-  } catch {
-    // not JSON: the status check reports it
-  }
-  return { status: res.status, text, error, res: toApiResponse<Json>("bookingConfirm", res) };
-}
-
-function logObservation(observation: AlternativesObservation): void {
-  console.warn(`${ALTERNATIVES_OBSERVATION_MARKER}${JSON.stringify(observation)}`);
 }
 
 /** Rule 8: book the first suggestion for a customer the way a partner must, after a fresh single-date check. */
@@ -213,7 +143,11 @@ function followUp(setupData: Setup, plan: Plan, alt: Record<string, unknown>, n:
   expectThat(C.followUp, problem);
 }
 
-export default function alternatives(setupData: Setup): void {
+export default function alternatives(setupData: AnySetup): void {
+  if (!("control" in setupData)) {
+    if (setupData.mode === "public-api") publicApiIteration(config, setupData);
+    return;
+  }
   reportHookFailures(
     "run the alternatives scenario",
     () => {
