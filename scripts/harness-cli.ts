@@ -76,6 +76,7 @@ interface RunFlags {
   reservationHold?: number;
   timeScale?: number;
   webhookRegisterCmd?: string;
+  webhookRegistrationWait?: number;
 }
 
 function httpUrl(value: string): string {
@@ -325,6 +326,14 @@ program
   )
   .addOption(
     new Option(
+      "--webhook-registration-wait <seconds>",
+      "without test hooks: how long the first event proving the sink's registration may take (default 60)",
+    )
+      .argParser(positiveNumber)
+      .env("HARNESS_WEBHOOK_REGISTRATION_WAIT"),
+  )
+  .addOption(
+    new Option(
       "--alternatives-keys <file>",
       "without test hooks: the keys the operator enabled alternatives for (same format as --keys; the others lack it)",
     ).env("HARNESS_ALTERNATIVES_KEYS"),
@@ -524,6 +533,7 @@ program
           misbehaveShare: flags.webhookMisbehave,
           refusals: flags.webhookRefusals,
           registerCommand: flags.webhookRegisterCmd,
+          registrationWaitSeconds: flags.webhookRegistrationWait,
         },
         sloFile: settings.sloFile,
         churn: {

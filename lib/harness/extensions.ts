@@ -30,6 +30,8 @@ export interface WebhookChoice {
   refusals: readonly RefusalMode[];
   /** --webhook-register-cmd: without test hooks, the command that registers the sink once per key. */
   registerCommand?: string | undefined;
+  /** --webhook-registration-wait: how long (s) the first event proving the registration may take; default 60. */
+  registrationWaitSeconds?: number | undefined;
 }
 
 export interface ExtensionChoice {
@@ -109,6 +111,9 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
         expectAllKinds: webhookScenario,
         sloFile: choice.sloFile,
         registerCommand: choice.webhooks?.registerCommand,
+        ...(choice.webhooks?.registrationWaitSeconds === undefined
+          ? {}
+          : { registrationWaitMs: choice.webhooks.registrationWaitSeconds * 1000 }),
       }),
     );
   }

@@ -6,7 +6,7 @@ import { EmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 
 describe("harness run --target url", () => {
-  it("should run what it can without a control API and skip the rest with a SKIP line, never silently", async () => {
+  it("should run through the public API alone, state its coverage level and say what it could not judge", async () => {
     // A deployment the harness did not start: it knows only its URL and some keys.
     await using deployment = await new EmbeddedTarget().start();
     const keys = (await deployment.control.partners()).slice(0, 4).map((p) => p.apiKey);
@@ -16,7 +16,7 @@ describe("harness run --target url", () => {
     const result = await runHarnessProcess([
       "run",
       "smoke",
-      "webhooks",
+      "invariants",
       "--target",
       "url",
       "--base-url",
@@ -25,21 +25,22 @@ describe("harness run --target url", () => {
       keysFile,
       "--duration",
       "3s",
-      // Accepted up front: without it the skips fail the run (test/k6/skips-fail-the-run.test.ts).
+      // Accepted up front: without it the checks not judged fail the run (test/k6/skips-fail-the-run.test.ts).
       "--allow-skips",
     ]);
     expect(result.exitCode, result.output).toBe(0);
-    expect(result.output).toMatch(/SKIP {2}scenario webhooks: needs the control API/);
-    expect(result.output).toMatch(/SKIP {2}extension webhook sink: needs the control API/);
-    expect(result.summary?.skipped?.map((s) => `${s.kind} ${s.name}`)).toEqual([
-      "scenario webhooks",
-      "extension webhook sink",
+    expect(result.output).toContain("coverage level: public API only (no test hooks)");
+    expect(result.output).toMatch(/NOT JUDGED invariant: a reservation left alone for 5 days expires/);
+    expect(result.summary?.run.level).toBe("public-api");
+    expect(result.summary?.skipped?.every((s) => s.kind === "check")).toBe(true);
+    expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`)).toEqual([
+      "smoke pass",
+      "invariants pass",
     ]);
-    expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`)).toEqual(["smoke pass"]);
     expect(result.summary?.run.target.kind).toBe("url");
   });
 
-  it("should exit 2 when every scenario asked for needs the control API", async () => {
+  it("should exit 2 naming what to do when nobody registers the webhook sink in time", async () => {
     await using deployment = await new EmbeddedTarget().start();
     const keysFile = path.join(mkdtempSync(path.join(tmpdir(), "atd-url-")), "keys.txt");
     writeFileSync(keysFile, "atd-partner-01\n");
@@ -52,8 +53,11 @@ describe("harness run --target url", () => {
       deployment.apiUrl,
       "--keys",
       keysFile,
+      "--webhook-registration-wait",
+      "3",
     ]);
     expect(result.exitCode, result.output).toBe(2);
-    expect(result.output).toMatch(/Failed to run: every scenario asked for needs the control API/);
+    expect(result.output).toMatch(/please register these webhook endpoints with the service/);
+    expect(result.summary?.extensions[0]?.errors.join("\n")).toMatch(/^Failed to prove the webhook registration/);
   });
 });
