@@ -4,7 +4,7 @@
  * itself. Each iteration runs one flow on a slot of its own (a product type outside churn's hot set, a date no other
  * iteration uses), in turn:
  * - race: K reservations, the supply cut to one seat, K confirms at once (one winner, no oversell);
- * - double-confirm and confirm-vs-cancel: two requests at once on one booking (one legal end state);
+ * - double-confirm and confirm-vs-cancel: two requests at once on each of a few bookings (one legal end state);
  * - illegal: transitions the state machine refuses (409 invalid_action, nothing changes);
  * - expiry: a reservation left alone; the harness moves the clock 5 days after k6 and checks it expired and gave
  *   its seats back;
