@@ -12,6 +12,9 @@ import {
   type TestHookName,
 } from "../lib/contract/index.ts";
 import { DEFECT_NAMES, isDefectName, type DefectName } from "./defects/index.ts";
+import { parseFaults } from "./faults.ts";
+import { HttpError } from "./http.ts";
+import type { FaultConfig } from "./state.ts";
 
 /** `all`: every control path of the reference service; `required`: only the hooks decisions.md requires. */
 export const HOOK_MODES = ["all", "required"] as const;
@@ -47,6 +50,11 @@ export interface ServiceOptions {
    * "a capacity limit reached"), so a failed confirm can be provoked through the public API alone.
    */
   holdSeconds: number | null;
+  /**
+   * Faults set at start (the body PUT /__control/faults takes, validated by the same code), or null for none. Like
+   * faults set through the hook they survive a reset; in `--hooks required` mode the flag is the only way to set them.
+   */
+  faults: FaultConfig | null;
 }
 
 export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
@@ -66,6 +74,7 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   keysFile: null,
   disabledHooks: [],
   holdSeconds: null,
+  faults: null,
 };
 
 export const MAX_PRODUCTS = 100_000;
@@ -99,6 +108,7 @@ const FLAGS = {
   keysFile: "keys-file",
   disabledHooks: "disable-hook",
   holdSeconds: "hold-seconds",
+  faults: "faults",
 } as const satisfies Record<keyof ServiceOptions, string>;
 
 type OptionKey = keyof typeof FLAGS;
@@ -134,6 +144,26 @@ function nonEmpty(flag: string, raw: string, example: string): string {
     throw new OptionsError(`--${flag} must not be empty`, `pass --${flag} ${example} (or set ${envName(flag)})`);
   }
   return raw.trim();
+}
+
+const FAULTS_EXAMPLE = `'{"routes":{"priceListDate":{"latencyMs":20,"latencyFactor":1.2}}}'`;
+
+/** --faults: JSON text of the PUT /__control/faults body, checked by that route's own validator. */
+function faultsOption(raw: string): FaultConfig {
+  const fix = `pass --${FLAGS.faults} ${FAULTS_EXAMPLE} (or set ${envName(FLAGS.faults)})`;
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new OptionsError(`--${FLAGS.faults} is not valid JSON (${reason})`, fix);
+  }
+  try {
+    return parseFaults(body);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    throw new OptionsError(`--${FLAGS.faults} is not a valid faults body: ${error.message.replace(/\.$/, "")}`, fix);
+  }
 }
 
 /** Turns raw string values (already merged from env and flags) into validated options. */
@@ -212,6 +242,7 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
     }
     o.disabledHooks = names as TestHookName[];
   }
+  if (raw.faults !== undefined && raw.faults.trim() !== "") o.faults = faultsOption(raw.faults);
   return o;
 }
 

@@ -16,6 +16,11 @@ export interface FaultRule {
   latencyMs: number;
   /** Share of requests (0..1) answered 500 internal_error. */
   errorRate: number;
+  /**
+   * 1 to 10; 1 = no change. The request takes this many times as long as it otherwise would: the time from just
+   * before the latencyMs delay until the reply is ready (handler included) is waited once more times (factor - 1).
+   */
+  latencyFactor: number;
 }
 
 export interface FaultConfig {
@@ -24,7 +29,7 @@ export interface FaultConfig {
   routes: Record<string, FaultRule>;
 }
 
-export const NO_FAULTS: FaultConfig = { default: { latencyMs: 0, errorRate: 0 }, routes: {} };
+export const NO_FAULTS: FaultConfig = { default: { latencyMs: 0, errorRate: 0, latencyFactor: 1 }, routes: {} };
 
 export class ServiceState {
   readonly options: ServiceOptions;
@@ -57,6 +62,7 @@ export class ServiceState {
       algorithm: options.rateAlgorithm,
     });
     for (const name of options.defects) this.defects.set(name, true);
+    if (options.faults !== null) this.faults = options.faults;
     this.catalogue = generateCatalogue(this.seed, options.products, dayOf(this.clock.now()));
     this.inventory = new Inventory(this.seed);
     this.partners = seedPartners(this.options.keyPrefix, this.options.seed);

@@ -391,6 +391,14 @@ const FAULT_RULE = {
   properties: {
     latencyMs: { type: "number", minimum: 0, maximum: 60_000, description: "Added latency before the handler runs." },
     errorRate: { type: "number", minimum: 0, maximum: 1, description: "Share answered 500 internal_error." },
+    latencyFactor: {
+      type: "number",
+      minimum: 1,
+      maximum: 10,
+      default: 1,
+      description:
+        "The request takes this many times as long as it otherwise would: the time from just before the added latency until the reply is ready (handler included) is waited (latencyFactor - 1) times more. 1 (the default, always stated in answers) changes nothing.",
+    },
   },
 } as const;
 
@@ -398,7 +406,11 @@ export const FaultsSchema = {
   type: "object",
   properties: {
     default: FAULT_RULE,
-    routes: { type: "object", description: "By endpoint name of ENDPOINTS.", additionalProperties: FAULT_RULE },
+    routes: {
+      type: "object",
+      description: "By endpoint name of ENDPOINTS (another name is refused with 400).",
+      additionalProperties: FAULT_RULE,
+    },
   },
 } as const;
 

@@ -1,6 +1,7 @@
 /**
  * The partner API listener: auth, routing, the shared rate limit, faults, OPTIONS, and the error envelope.
- * Hot path (GET of a listed endpoint): one header lookup, one route scan, one Map per limiter, one JSON.stringify.
+ * Hot path (GET of a listed endpoint): one header lookup, one route scan, one Map per limiter, one JSON.stringify
+ * (a fault's latencyFactor adds two clock reads and a timer only where a rule sets it above 1).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
@@ -273,6 +274,8 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     let routeName = "unknown";
     let extraHeaders: Record<string, string> | undefined;
     let reply: Reply;
+    let stretch = 0;
+    let stretchFrom = 0;
     try {
       const key = req.headers["x-authorization"];
       const partner = typeof key === "string" ? state.partners.get(key) : undefined;
@@ -324,6 +327,11 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
         if (state.defects.on("soak-memory-leak")) leakPerRequest(path);
         if (state.defects.on("soak-slowdown")) await delay(slowdownMs());
         const fault = state.faults.routes[described.endpoint] ?? state.faults.default;
+        // latencyFactor: what follows (fixed latency, handler) is timed, then waited (factor - 1) times more.
+        if (fault.latencyFactor > 1) {
+          stretch = fault.latencyFactor - 1;
+          stretchFrom = performance.now();
+        }
         if (fault.latencyMs > 0) await delay(fault.latencyMs);
         if (fault.errorRate > 0 && state.random.next() < fault.errorRate) {
           throw new HttpError(500, ERROR_CODES.internal, "Injected fault (control API).");
@@ -335,6 +343,8 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     } catch (error) {
       reply = errorReply(state, error, path, method);
     }
+    // Errors of the handler and injected 500s too: the whole request on that route takes factor times as long.
+    if (stretch > 0) await delay(stretch * (performance.now() - stretchFrom));
     if (reply.status === 413) res.once("finish", () => req.destroy());
     if (!res.headersSent && !res.writableEnded) {
       if (reply.status >= 400 && reply.body === undefined) reply.body = {};

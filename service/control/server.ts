@@ -18,7 +18,8 @@ import {
 } from "../http.ts";
 import type { Metrics } from "../metrics.ts";
 import { newPartner, publicPartner } from "../partners.ts";
-import type { FaultConfig, FaultRule, ServiceState } from "../state.ts";
+import type { ServiceState } from "../state.ts";
+import { parseFaults } from "../faults.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
 import { answeredMethods } from "./hook-mode.ts";
@@ -45,14 +46,6 @@ function num(value: unknown, name: string, min: number, max: number): number {
     throw badRequest(`${name} must be a number from ${min} to ${max}.`);
   }
   return value;
-}
-
-function faultRule(value: unknown, name: string): FaultRule {
-  if (!isRecord(value)) throw badRequest(`${name} must be an object {latencyMs, errorRate}.`);
-  return {
-    latencyMs: value.latencyMs === undefined ? 0 : num(value.latencyMs, `${name}.latencyMs`, 0, 60_000),
-    errorRate: value.errorRate === undefined ? 0 : num(value.errorRate, `${name}.errorRate`, 0, 1),
-  };
 }
 
 const BASE_ROUTES: Route<ControlHandler>[] = [
@@ -146,16 +139,8 @@ const BASE_ROUTES: Route<ControlHandler>[] = [
   defineRoute("faults", "/__control/faults", {
     GET: ({ state }) => ok(state.faults),
     PUT: ({ state, body }) => {
-      const faults: FaultConfig = {
-        default: body.default === undefined ? { latencyMs: 0, errorRate: 0 } : faultRule(body.default, "default"),
-        routes: {},
-      };
-      if (body.routes !== undefined) {
-        if (!isRecord(body.routes)) throw badRequest("routes must map endpoint names to {latencyMs, errorRate}.");
-        for (const [name, rule] of Object.entries(body.routes)) faults.routes[name] = faultRule(rule, `routes.${name}`);
-      }
-      state.faults = faults;
-      return ok(faults);
+      state.faults = parseFaults(body);
+      return ok(state.faults);
     },
   }),
   defineRoute("clock", "/__control/clock", {
