@@ -26,6 +26,8 @@ export interface RunSummary {
     node: string;
     /** What the target let the harness do (lib/harness/coverage.ts); absent when the target never started. */
     level?: CoverageLevel;
+    /** What a release comparison must find equal (lib/harness/compare/); absent in runs of older versions. */
+    inputs?: RunInputs;
   };
   verdict: Outcome;
   exitCode: ExitCode;
@@ -36,6 +38,29 @@ export interface RunSummary {
   skipped?: { kind: "scenario" | "extension" | "check"; name: string; reason: string }[];
   /** The verdicts of what ran beside k6 (webhook sink, churn, chaos...). */
   extensions: ExtensionVerdict[];
+  /** `harness run --baseline`: the comparison's outcome (compare.json has every metric). */
+  comparison?: ComparisonOutcome;
+}
+
+export interface ComparisonOutcome {
+  /** The baseline as given: a run directory, a baseline's name or file. */
+  baseline: string;
+  baselineRunId: string;
+  verdict: "regressed" | "improved" | "no significant change";
+  /** Ids of the metrics that regressed (compare.json has the figures). */
+  regressed: string[];
+}
+
+/** The settings a run was made with, as far as two runs must share them to be compared. */
+export interface RunInputs {
+  seed: number | undefined;
+  /** "default" or the sha256 of the traffic model file (settingsFileId). */
+  trafficModel: string;
+  /** "default" or the sha256 of the SLO file. */
+  sloTable: string;
+  /** --target container: the image. */
+  image?: string;
+  harnessVersion: string;
 }
 
 export const SUMMARY_FILE = "summary.json";
@@ -92,6 +117,12 @@ export function renderVerdictTable(summary: RunSummary): string {
     for (const f of e.findings) lines.push(`  NOTE  ${f}`);
     lines.push(
       `  PASS  ${e.checks.filter((c) => c.verdict === "pass").length} of ${e.checks.length} checks, ${e.thresholds.filter((t) => t.verdict === "pass").length} of ${e.thresholds.length} thresholds`,
+    );
+  }
+  const c = summary.comparison;
+  if (c) {
+    lines.push(
+      `${c.verdict === "regressed" ? "FAIL" : "PASS"}  comparison with ${c.baseline} (run ${c.baselineRunId}): ${c.verdict}${c.regressed.length ? ` (${c.regressed.join(", ")})` : ""}`,
     );
   }
   for (const error of summary.errors) lines.push(`FAIL  ${error}`);

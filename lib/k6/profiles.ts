@@ -44,6 +44,22 @@ export const average: LoadProfile = {
   }),
 };
 
+/**
+ * The normal day's peak from the first second, no ramps: what a release comparison wants, since every second of a
+ * ramp is traffic at another rate and adds variance between two runs that should differ only by the build.
+ */
+export const steady: LoadProfile = {
+  description: "20 iterations/s from the start for 2 min, no ramps: steady state for comparing releases",
+  scenario: (duration) => ({
+    executor: "constant-arrival-rate",
+    rate: 20,
+    timeUnit: "1s",
+    duration: duration ?? "2m",
+    preAllocatedVUs: 60,
+    maxVUs: 300,
+  }),
+};
+
 /** Well above the normal day, to see where latency starts to climb. */
 export const stress: LoadProfile = {
   description: "ramp to 80 iterations/s and hold 5 min: above the normal day",
@@ -241,7 +257,15 @@ export function expectedIterations(scenario: Scenario): number {
   return total;
 }
 
-export const PROFILES: Readonly<Record<string, LoadProfile>> = { smoke, average, stress, spike, soak, capacity };
+export const PROFILES: Readonly<Record<string, LoadProfile>> = {
+  smoke,
+  average,
+  steady,
+  stress,
+  spike,
+  soak,
+  capacity,
+};
 
 export function profileNamed(name: string): LoadProfile {
   const profile = PROFILES[name];

@@ -1,0 +1,225 @@
+/**
+ * A run's digest: what a release comparison needs of it, compact enough to keep as a baseline for months. Per
+ * endpoint the whole latency distribution (an HdrHistogram, a few hundred bytes), requests, errors and throttles; the
+ * measured seconds; the run's identity (what must match for two runs to be comparable); and what each extension
+ * measured (alternatives accuracy as counts, webhook latency as a distribution and loss as counts, soak drift and
+ * capacity figures). Written as digest.json into every run directory with the reports, from the same stream of k6's
+ * raw samples, so nothing is read twice; `harness baseline save` keeps a copy under a name.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { isRecord } from "../../contract/index.ts";
+import type { RunSummary } from "../report.ts";
+import { seriesOf } from "../reports/extension-series.ts";
+import type { RawSample } from "../reports/raw-samples.ts";
+import { LatencyHistogram } from "./latency-histogram.ts";
+
+export const DIGEST_FILE = "digest.json";
+export const DIGEST_VERSION = 1;
+
+/** What must be the same for two runs to be compared, and what is shown beside the comparison. */
+export interface RunIdentity {
+  runId: string;
+  startedAt: string;
+  scenarios: string[];
+  profile: string;
+  duration: string | undefined;
+  seed: number | undefined;
+  /** "default" or the sha256 of the traffic model file's text. */
+  trafficModel: string;
+  /** "default" or the sha256 of the SLO file's text. */
+  sloTable: string;
+  target: { kind: string; image?: string; url?: string };
+  harnessVersion: string;
+}
+
+export interface EndpointDigest {
+  requests: number;
+  /** Answers with status 0 (no answer) or 5xx. */
+  errors: number;
+  /** 429 answers. */
+  throttles: number;
+  /** http_req_duration, LatencyHistogram.encode(). */
+  latency: string;
+}
+
+/** A proportion as its counts, so its confidence interval can be computed again. */
+export interface Proportion {
+  x: number;
+  n: number;
+}
+
+export interface ExtensionDigest {
+  alternatives?: { precision: Proportion; recall: Proportion; qtyExactness: Proportion };
+  /** Delivery latency of every event type together (ms, encoded) and lost of expected. */
+  webhooks?: { latency: string; loss: Proportion };
+  /** Soak drift figures (lower is better): p95 drift ratio, memory slopes in bytes per minute. */
+  soak?: Record<string, number>;
+  /** Capacity figures (higher is better), requests per second. */
+  capacity?: Record<string, number>;
+}
+
+export interface RunDigest {
+  version: typeof DIGEST_VERSION;
+  identity: RunIdentity;
+  verdict: RunSummary["verdict"];
+  /** From the first to the last measured sample (setup and control calls excluded). */
+  seconds: number;
+  endpoints: Record<string, EndpointDigest>;
+  extensions: ExtensionDigest;
+}
+
+/** The sha256 of a settings file's text (short, for display and equality), or "default" without one. */
+export async function settingsFileId(file: string | undefined): Promise<string> {
+  if (file === undefined) return "default";
+  const text = await readFile(file, "utf8");
+  return `sha256:${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+}
+
+interface EndpointTally {
+  requests: number;
+  errors: number;
+  throttles: number;
+  latency: LatencyHistogram;
+}
+
+/**
+ * Fed every raw sample of a run (the reports' stream), builds the per-endpoint part of the digest. Only the traffic
+ * is measured: samples of k6 setup, teardown and control-API calls carry a `phase` tag and are left out, as are
+ * requests without an endpoint tag.
+ */
+export class DigestCollector {
+  readonly #endpoints = new Map<string, EndpointTally>();
+  #first = Number.POSITIVE_INFINITY;
+  #last = Number.NEGATIVE_INFINITY;
+
+  observe(sample: RawSample): void {
+    const endpoint = sample.tags.endpoint;
+    if (endpoint === undefined || sample.tags.phase !== undefined) return;
+    let tally = this.#endpoints.get(endpoint);
+    if (tally === undefined) {
+      tally = { requests: 0, errors: 0, throttles: 0, latency: LatencyHistogram.empty() };
+      this.#endpoints.set(endpoint, tally);
+    }
+    if (sample.metric === "http_req_duration") {
+      tally.latency.record(sample.value);
+      this.#first = Math.min(this.#first, sample.time);
+      this.#last = Math.max(this.#last, sample.time);
+    } else if (sample.metric === "http_reqs") {
+      const status = Number(sample.tags.status ?? "0");
+      tally.requests += sample.value;
+      if (status === 0 || status >= 500) tally.errors += sample.value;
+      if (status === 429) tally.throttles += sample.value;
+    }
+  }
+
+  digest(summary: RunSummary): RunDigest {
+    const endpoints: Record<string, EndpointDigest> = {};
+    for (const [name, t] of [...this.#endpoints].sort(([a], [b]) => a.localeCompare(b))) {
+      endpoints[name] = { requests: t.requests, errors: t.errors, throttles: t.throttles, latency: t.latency.encode() };
+    }
+    return {
+      version: DIGEST_VERSION,
+      identity: identityOf(summary),
+      verdict: summary.verdict,
+      seconds: Number.isFinite(this.#first) ? Math.max(0, (this.#last - this.#first) / 1000) : 0,
+      endpoints,
+      extensions: extensionDigest(summary),
+    };
+  }
+}
+
+function identityOf(summary: RunSummary): RunIdentity {
+  const run = summary.run;
+  const inputs = run.inputs;
+  return {
+    runId: run.id,
+    startedAt: run.startedAt,
+    scenarios: [...run.scenarios],
+    profile: run.profile,
+    duration: run.duration,
+    seed: inputs?.seed,
+    trafficModel: inputs?.trafficModel ?? "default",
+    sloTable: inputs?.sloTable ?? "default",
+    target: {
+      kind: run.target.kind,
+      ...(inputs?.image === undefined ? {} : { image: inputs.image }),
+      ...(run.target.kind === "url" && run.target.apiUrl !== undefined ? { url: run.target.apiUrl } : {}),
+    },
+    harnessVersion: inputs?.harnessVersion ?? "unknown",
+  };
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** A ratio figure and the count it is a share of, as counts (rounded: the figures are exact ratios of counts). */
+function proportion(ratio: unknown, of: unknown): Proportion | undefined {
+  const r = num(ratio);
+  const n = num(of);
+  if (r === undefined || n === undefined || n <= 0) return undefined;
+  return { x: Math.round(r * n), n };
+}
+
+/** Soak figures worth comparing, all lower-is-better. */
+const SOAK_FIGURES = ["p95DriftRatio", "rssSlopeBytesPerMinute", "heapSlopeBytesPerMinute"] as const;
+/** Capacity figures worth comparing, all higher-is-better. */
+const CAPACITY_FIGURES = ["kneeOfferedPerSecond", "kneeThroughputPerSecond", "safeOperatingRatePerSecond"] as const;
+
+function pick(figures: Record<string, unknown>, names: readonly string[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const name of names) {
+    const v = num(figures[name]);
+    if (v !== undefined) out[name] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function extensionDigest(summary: RunSummary): ExtensionDigest {
+  const out: ExtensionDigest = {};
+  for (const e of summary.extensions) {
+    const f = e.figures;
+    if (e.name === "alternatives accuracy") {
+      const precision = proportion(f.precision, f.suggested);
+      const recall = proportion(f.recall, f.expected);
+      const qtyExactness = proportion(f.qtyExactness, f.qtyCompared);
+      if (precision && recall && qtyExactness) out.alternatives = { precision, recall, qtyExactness };
+    } else if (e.name === "webhook sink") {
+      const latency = LatencyHistogram.empty();
+      for (const s of seriesOf(e).series) {
+        if (s.type !== "histogram" || s.name !== "webhook_delivery_latency_seconds") continue;
+        for (const sample of s.samples) for (const seconds of sample.observations) latency.record(seconds * 1000);
+      }
+      const expected = num(f.expected) ?? 0;
+      const followOns = num(f.followOns) ?? 0;
+      const lost = num(f.lost) ?? 0;
+      if (expected + followOns > 0) {
+        out.webhooks = {
+          latency: latency.encode(),
+          loss: { x: Math.min(lost, expected + followOns), n: expected + followOns },
+        };
+      }
+    } else if (e.name === "soak") {
+      const soak = pick(f, SOAK_FIGURES);
+      if (soak) out.soak = soak;
+    } else if (e.name === "capacity") {
+      const capacity = pick(f, CAPACITY_FIGURES);
+      if (capacity) out.capacity = capacity;
+    }
+  }
+  return out;
+}
+
+/** Reads and checks a digest (a run directory's digest.json or a saved baseline's `digest`). */
+export function parseDigest(value: unknown, where: string): RunDigest {
+  if (!isRecord(value) || value.version !== DIGEST_VERSION || !isRecord(value.identity) || !isRecord(value.endpoints)) {
+    throw new Error(`${where} is not a run digest of version ${String(DIGEST_VERSION)}`);
+  }
+  return value as unknown as RunDigest;
+}
+
+export async function readDigestFile(file: string): Promise<RunDigest> {
+  return parseDigest(JSON.parse(await readFile(file, "utf8")) as unknown, path.basename(file));
+}
