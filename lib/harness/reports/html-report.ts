@@ -14,6 +14,8 @@ import { formatObserved } from "./format-observed.ts";
 import { barChart, escapeXml as esc, lineChart, type Bar } from "./svg-chart.ts";
 import type { Timeline } from "./timeline.ts";
 import { WEBHOOK_SINK_EXTENSION } from "../webhooks/types.ts";
+import type { Comparison } from "../compare/compare-runs.ts";
+import { COLUMNS, compareRow, describeSide, GROUP_TITLES, metricsByGroup } from "../compare/compare-markdown.ts";
 
 /** The scenario that triggers every webhook kind; it always runs with the sink (lib/harness/extensions.ts). */
 const WEBHOOK_SCENARIO = "webhooks";
@@ -26,6 +28,8 @@ export interface HtmlReportInput {
   dashboards: ReadonlyMap<string, string>;
   /** Lines about what the report had to leave out (malformed extension series, truncated raw results). */
   notes: readonly string[];
+  /** The comparison with a baseline (compare.json), when the run has one. */
+  comparison?: Comparison | undefined;
 }
 
 const CSS = `
@@ -34,7 +38,7 @@ h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:28px 0 8px;border-bottom
 table{border-collapse:collapse;margin:6px 0 12px;width:100%}th,td{border-bottom:1px solid #eee;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f6f6f6;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:1px 10px;border-radius:10px;color:#fff;font-weight:700}
-.pass{background:#1a7f37}.fail{background:#cf222e}
+.pass{background:#1a7f37}.fail{background:#cf222e}.fail-text{color:#cf222e;font-weight:700}.pass-text{color:#1a7f37;font-weight:700}
 .problems{margin:2px 0 0 16px;padding:0;color:#82071e}.note{color:#6e5600}
 .charts{display:grid;grid-template-columns:1fr;gap:8px}
 figure.chart{margin:0}figure.chart svg{max-width:100%;height:auto}
@@ -260,6 +264,39 @@ function dashboards(input: HtmlReportInput): string {
     .join("");
 }
 
+const VERDICT_CLASS: Record<string, string> = { regressed: "fail", improved: "pass" };
+
+/** The comparison with the baseline: its verdict, a table per group, and both latency distributions overlaid. */
+function comparisonSection(c: Comparison): string {
+  const tables = metricsByGroup(c).map(([group, metrics]) => {
+    const rows = metrics.map((m) => {
+      const cells = compareRow(m).map((text, i) => {
+        const cls = i === 6 && VERDICT_CLASS[m.verdict] ? ` class="${VERDICT_CLASS[m.verdict] ?? ""}-text"` : i > 0 && i < 6 ? ' class="num"' : "";
+        return `<td${cls}>${esc(text)}</td>`;
+      });
+      return `<tr title="${esc(m.note ?? "")}">${cells.join("")}</tr>`;
+    });
+    return `<h3>${esc(GROUP_TITLES[group])}</h3><table><tr>${COLUMNS.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows.join("")}</table>`;
+  });
+  const charts = c.distributions.map((d) =>
+    lineChart(
+      [
+        { name: `baseline ${c.baseline.identity.runId}`, points: d.baseline.map(([x, y]) => ({ x, y })) },
+        { name: `candidate ${c.candidate.identity.runId}`, points: d.candidate.map(([x, y]) => ({ x, y })) },
+      ],
+      { title: `${d.subject}: latency by percentile`, yUnit: "ms", xUnit: "percentile", emptyText: "no samples" },
+    ),
+  );
+  const notes = [...c.metrics.filter((m) => m.note).map((m) => `${m.id}: ${m.note ?? ""}`), ...c.notes];
+  return [
+    `<h2>Comparison with the baseline</h2>`,
+    `<p><span class="badge ${c.verdict === "regressed" ? "fail" : "pass"}">${esc(c.verdict.toUpperCase())}</span> against ${esc(describeSide(c.baseline))}; this run: ${esc(describeSide(c.candidate))}.</p>`,
+    tables.join(""),
+    `<h3>Latency distributions, baseline and candidate</h3><div class="charts">${charts.join("")}</div>`,
+    notes.length ? `<h3>Comparison notes</h3>${list(notes, "note")}` : "",
+  ].join("");
+}
+
 export function htmlReport(input: HtmlReportInput): string {
   const { summary } = input;
   const run = summary.run;
@@ -286,6 +323,7 @@ ${plots(input)}
 <h2>Scenarios</h2>
 ${scenarioSections(summary) || "<p>No scenario ran.</p>"}
 ${summary.extensions.length ? `<h2>Extensions</h2>${extensionSections(summary)}` : ""}
+${input.comparison ? comparisonSection(input.comparison) : ""}
 ${input.notes.length ? `<h2>Report notes</h2>${list(input.notes, "note")}` : ""}
 <h2>k6 web dashboard</h2>
 ${dashboards(input)}

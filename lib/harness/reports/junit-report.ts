@@ -6,6 +6,8 @@
  */
 import junitModule, { type Builder } from "junit-report-builder";
 import type { RunSummary } from "../report.ts";
+import type { Comparison } from "../compare/compare-runs.ts";
+import { formatChange, formatValue } from "../compare/compare-markdown.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import { formatObserved } from "./format-observed.ts";
 
@@ -26,7 +28,36 @@ function observedOf(check: CheckVerdict): string | undefined {
   return "observed" in check && typeof check.observed === "string" ? check.observed : undefined;
 }
 
-export function junitReport(summary: RunSummary): string {
+/** A `compare` suite: a case per compared metric, failed when it regressed, skipped when it could not be judged. */
+function comparisonSuite(builder: ReturnType<Builder["newBuilder"]>, summary: RunSummary, c: Comparison): void {
+  const suite = builder
+    .testSuite()
+    .name("compare")
+    .timestamp(new Date(summary.run.startedAt))
+    .property("baseline_run_id", c.baseline.identity.runId)
+    .property("verdict", c.verdict);
+  for (const m of c.metrics) {
+    const testCase = suite
+      .testCase()
+      .className(`atd.compare.${m.group.replace(/ /g, "-")}`)
+      .name(m.id)
+      .property("baseline", formatValue(m, m.baseline))
+      .property("candidate", formatValue(m, m.candidate))
+      .property("change", formatChange(m))
+      .property("verdict", m.verdict);
+    const range = m.interval ? `, interval [${formatChange(m, m.interval.low)}, ${formatChange(m, m.interval.high)}]` : "";
+    if (m.verdict === "regressed") {
+      testCase.failure(
+        `regressed: ${formatValue(m, m.baseline)} -> ${formatValue(m, m.candidate)} (${formatChange(m)}${range}; tolerance ${m.changeKind === "relative" ? `${(m.tolerance * 100).toFixed(1)}%` : formatChange(m, m.tolerance)})`,
+        "Regressed",
+      );
+    } else if (m.verdict === "not judged") {
+      testCase.standardOutput(`not judged: ${m.note ?? ""}`).skipped();
+    }
+  }
+}
+
+export function junitReport(summary: RunSummary, comparison?: Comparison): string {
   const builder = junit.newBuilder().name(`atd-harness run ${summary.run.id}`);
   const runSuite = builder
     .testSuite()
@@ -90,5 +121,6 @@ export function junitReport(summary: RunSummary): string {
       .standardOutput(`skipped: ${skip.reason}`)
       .skipped();
   }
+  if (comparison) comparisonSuite(builder, summary, comparison);
   return `${builder.build()}\n`;
 }

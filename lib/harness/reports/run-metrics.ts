@@ -8,6 +8,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RunSummary } from "../report.ts";
+import type { Comparison } from "../compare/compare-runs.ts";
 import { figureInBaseUnits, numericFigures, seriesOf, type ExtensionSeries } from "./extension-series.ts";
 import type { RawSample } from "./raw-samples.ts";
 import { isDurationThreshold, msToSeconds, thresholdLimit } from "./threshold-units.ts";
@@ -196,6 +197,56 @@ export class RunMetrics {
       this.problems.push(...problems);
       for (const s of series) this.addSeries(e.name, s);
     }
+    return this;
+  }
+
+  /**
+   * A release comparison's figures: both runs' values labelled run="baseline"/"candidate" (latencies in seconds, other
+   * values in their own base unit: ratios, requests per second, bytes per minute as a rate per second), the change as
+   * a ratio, 1 per regressed metric, and the overall verdict (1 regressed, 0 no significant change, -1 improved).
+   */
+  addComparison(c: Comparison): this {
+    const registers = [this.registry];
+    const labelNames = ["group", "subject", "statistic", "run"] as const;
+    const latency = new Gauge({
+      name: "atd_compare_latency_seconds",
+      help: "A latency percentile of the baseline and the candidate run of a release comparison, seconds.",
+      labelNames,
+      registers,
+    });
+    const value = new Gauge({
+      name: "atd_compare_value",
+      help: "A compared figure of the baseline and the candidate run (ratios 0-1, requests per second, bytes per second).",
+      labelNames,
+      registers,
+    });
+    const metricLabels = ["group", "subject", "statistic"] as const;
+    const change = new Gauge({
+      name: "atd_compare_change_ratio",
+      help: "The candidate's change against the baseline: relative (0.1 = 10% more) or, for shares, absolute (0.001 = 0.1 point).",
+      labelNames: metricLabels,
+      registers,
+    });
+    const regressed = new Gauge({
+      name: "atd_compare_regressed",
+      help: "1 when the metric regressed beyond its tolerance with the comparison's confidence, else 0.",
+      labelNames: metricLabels,
+      registers,
+    });
+    for (const m of c.metrics) {
+      const labels = { group: m.group, subject: m.subject, statistic: m.statistic };
+      const base = (v: number) => (m.unit === "ms" ? msToSeconds(v) : m.unit === "bytes per minute" ? v / 60 : v);
+      const gauge = m.unit === "ms" ? latency : value;
+      gauge.set({ ...labels, run: "baseline" }, base(m.baseline));
+      gauge.set({ ...labels, run: "candidate" }, base(m.candidate));
+      if (Number.isFinite(m.change)) change.set(labels, m.change);
+      regressed.set(labels, m.verdict === "regressed" ? 1 : 0);
+    }
+    new Gauge({
+      name: "atd_compare_verdict",
+      help: "The release comparison's verdict: 1 regressed, 0 no significant change, -1 improved.",
+      registers,
+    }).set(c.verdict === "regressed" ? 1 : c.verdict === "improved" ? -1 : 0);
     return this;
   }
 

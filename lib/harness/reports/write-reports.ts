@@ -14,6 +14,9 @@ import { junitReport } from "./junit-report.ts";
 import { firstSampleTime, rawResultsFile, readRawSamples } from "./raw-samples.ts";
 import { RAW_METRICS, RunMetrics } from "./run-metrics.ts";
 import { Timeline } from "./timeline.ts";
+import { DigestCollector, DIGEST_FILE, type RunDigest } from "../compare/run-digest.ts";
+import type { Comparison } from "../compare/compare-runs.ts";
+import { COMPARE_JSON, COMPARE_MD, compareMarkdown, readComparison } from "../compare/compare-markdown.ts";
 
 export const JUNIT_FILE = "junit.xml";
 export const METRICS_FILE = "metrics.prom";
@@ -31,6 +34,16 @@ export interface WrittenReports {
   metrics: RunMetrics;
   /** What the reports had to leave out, one line each. */
   notes: string[];
+  /** The comparison with a baseline the reports carry, when there is one. */
+  comparison: Comparison | undefined;
+}
+
+export interface WriteReportsOptions {
+  /**
+   * `harness run --baseline`: compares the run's digest with the baseline once it is made, before any report is
+   * written. Without it, a compare.json already in the run directory (`harness compare`) is shown.
+   */
+  compare?: (digest: RunDigest) => Comparison | undefined;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -45,9 +58,11 @@ export async function writeReports(
   runDir: string,
   summary: RunSummary,
   say: (line: string) => void = () => undefined,
+  options: WriteReportsOptions = {},
 ): Promise<WrittenReports> {
   const notes: string[] = [];
   const metrics = new RunMetrics(summary);
+  const digest = new DigestCollector();
   const raws = new Map<string, string>();
   for (const scenario of summary.run.scenarios) {
     const raw = path.join(runDir, rawResultsFile(scenario));
@@ -66,6 +81,7 @@ export async function writeReports(
       const { truncated } = await readRawSamples(raw, RAW_METRICS, (sample) => {
         metrics.observe(scenario, sample);
         timeline.observe(scenario, sample);
+        digest.observe(sample);
       });
       if (truncated) notes.push(`${rawResultsFile(scenario)} ends early (k6 was stopped while writing it).`);
     }
@@ -76,13 +92,31 @@ export async function writeReports(
   notes.push(...metrics.problems);
   for (const e of summary.extensions) notes.push(...plotsOf(e).problems);
 
-  const files = [JUNIT_FILE, METRICS_FILE, HTML_FILE].map((f) => path.join(runDir, f));
-  const [junit, prom, html] = files as [string, string, string];
-  await writeFile(junit, junitReport(summary));
+  const files = [JUNIT_FILE, METRICS_FILE, HTML_FILE, DIGEST_FILE].map((f) => path.join(runDir, f));
+  const [junit, prom, html, digestFile] = files as [string, string, string, string];
+  // What a later release comparison needs of this run (lib/harness/compare/run-digest.ts).
+  const runDigest = digest.digest(summary);
+  await writeFile(digestFile, `${JSON.stringify(runDigest)}\n`);
+  let comparison: Comparison | undefined;
+  if (options.compare) {
+    comparison = options.compare(runDigest);
+    if (comparison) await writeFile(path.join(runDir, COMPARE_JSON), `${JSON.stringify(comparison, null, 2)}\n`);
+  } else {
+    comparison = await readComparison(runDir);
+  }
+  if (comparison) {
+    metrics.addComparison(comparison);
+    await writeFile(path.join(runDir, COMPARE_MD), compareMarkdown(comparison));
+    files.push(path.join(runDir, COMPARE_MD));
+  }
+  await writeFile(junit, junitReport(summary, comparison));
   await writeFile(prom, await metrics.text());
-  await writeFile(html, htmlReport({ summary, timeline: anyRaw ? timeline : undefined, dashboards, notes }));
+  await writeFile(
+    html,
+    htmlReport({ summary, timeline: anyRaw ? timeline : undefined, dashboards, notes, comparison }),
+  );
   for (const note of notes) say(`NOTE  report: ${note}`);
-  return { files, metrics, notes };
+  return { files, metrics, notes, comparison };
 }
 
 /** The summary of a run directory, or a usage error saying why the directory is not one. */
