@@ -24,6 +24,10 @@ import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import { exportMetrics, pushGroupProblem } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
+import { DEFAULT_BASELINES_DIR } from "../lib/harness/compare/baselines.ts";
+
+/** The comparison code, loaded only by the commands that compare (as the hooks check is). */
+const comparing = () => import("../lib/harness/compare/compare-command.ts");
 
 interface RunFlags {
   target: "embedded" | "container" | "compose" | "url";
@@ -77,6 +81,24 @@ interface RunFlags {
   timeScale?: number;
   webhookRegisterCmd?: string;
   webhookRegistrationWait?: number;
+  baseline?: string;
+  tolerances?: string;
+  baselinesDir: string;
+}
+
+/** --baselines-dir, shared by run, compare and baseline. */
+function baselinesDirOption(): Option {
+  return new Option("--baselines-dir <dir>", "where named baselines are kept")
+    .default(DEFAULT_BASELINES_DIR)
+    .env("HARNESS_BASELINES");
+}
+
+/** --tolerances, shared by run and compare. */
+function tolerancesOption(): Option {
+  return new Option(
+    "--tolerances <file>",
+    "YAML/JSON file of how much worse the candidate may be (defaults: p95/p99 +10% at 95% confidence, error rate +0.1 point, accuracy may not fall)",
+  ).env("HARNESS_TOLERANCES");
 }
 
 function httpUrl(value: string): string {
@@ -440,6 +462,14 @@ program
       "accept up front that scenarios or extensions needing the control API are skipped (HARNESS_ALLOW_SKIPS=1); without it a skip fails the run",
     ),
   )
+  .addOption(
+    new Option(
+      "--baseline <run dir or name>",
+      "compare this run with a baseline (a run directory, a saved baseline's name or file): exit 1 on a regression",
+    ).env("HARNESS_BASELINE"),
+  )
+  .addOption(tolerancesOption())
+  .addOption(baselinesDirOption())
   .action(async (scenarios: string[], flags: RunFlags) => {
     const controller = new AbortController();
     let interrupts = 0;
@@ -496,6 +526,25 @@ program
         controlService: flags.controlService,
       },
     });
+    // The baseline is found and known to be comparable before anything starts (exit 2 otherwise).
+    const baseline =
+      flags.baseline === undefined
+        ? undefined
+        : await (
+            await comparing()
+          ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
+            scenarios,
+            profile: flags.profile,
+            trafficFile: settings.trafficFile,
+            sloFile: settings.sloFile,
+            targetKind: flags.target,
+          });
+    if (baseline === undefined && flags.tolerances !== undefined) {
+      throw new HarnessError(
+        "Failed to start the run: --tolerances applies to a comparison, and no --baseline was given. Please add --baseline <run dir or name>, or drop --tolerances.",
+        EXIT.usage,
+      );
+    }
     const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
     const chaos = await prepareChaos(settings.chaos, {
       sinkEnabled: webhooksOn(scenarios, webhooks, flags.segments),
@@ -560,6 +609,7 @@ program
         ...(flags.reservationHold === undefined ? {} : { reservationHoldSeconds: flags.reservationHold }),
         ...(flags.timeScale === undefined ? {} : { timeScale: flags.timeScale }),
       },
+      ...(baseline === undefined ? {} : { baseline }),
       progress: process.stdout.isTTY && !process.env.CI,
       signal: controller.signal,
       say: (line) => {
@@ -688,6 +738,73 @@ program
       flags.pushGroup,
     );
     process.exitCode = pushed ? EXIT.pass : EXIT.failed;
+  });
+
+program
+  .command("compare")
+  .description(
+    "compare a candidate run with a baseline: per endpoint p50/p95/p99 with confidence intervals, throughput, error and throttle rates, extension figures (exit 0 no regression, 1 regressed, 2 not comparable)",
+  )
+  .argument("<baseline>", "a run directory, a saved baseline's name (harness baseline list) or file")
+  .argument("<candidate>", "a run directory (its reports get the comparison), or a saved baseline")
+  .addOption(tolerancesOption())
+  .addOption(baselinesDirOption())
+  .addOption(
+    new Option(
+      "--out <dir>",
+      "where compare.json and compare.md go (default: the candidate's run directory, else reports/compare-<time>)",
+    ),
+  )
+  .action(
+    async (baseline: string, candidate: string, flags: { tolerances?: string; baselinesDir: string; out?: string }) => {
+      process.exitCode = await (
+        await comparing()
+      ).runCompare({
+        baseline,
+        candidate,
+        tolerancesFile: flags.tolerances,
+        baselinesDir: path.resolve(flags.baselinesDir),
+        out: flags.out,
+        say: (line) => {
+          console.log(line);
+        },
+      });
+    },
+  );
+
+const baselineCommand = program
+  .command("baseline")
+  .description("named baselines: what a comparison needs of a run, kept compactly");
+baselineCommand
+  .command("save")
+  .description("keep a run's digest (per endpoint histograms, counts, extension figures, identity) under a name")
+  .argument("<run-dir>", "a directory the harness wrote, e.g. reports/<run-id>")
+  .requiredOption("--name <name>", "the baseline's name, e.g. the release (letters, digits, . _ -)")
+  .option("--replace", "replace a baseline of the same name")
+  .addOption(baselinesDirOption())
+  .action(async (dir: string, flags: { name: string; replace?: boolean; baselinesDir: string }) => {
+    process.exitCode = await (
+      await comparing()
+    ).runBaselineSave(
+      path.resolve(dir),
+      flags.name,
+      path.resolve(flags.baselinesDir),
+      flags.replace ?? false,
+      (line) => {
+        console.log(line);
+      },
+    );
+  });
+baselineCommand
+  .command("list")
+  .description("list the saved baselines, newest first")
+  .addOption(baselinesDirOption())
+  .action(async (flags: { baselinesDir: string }) => {
+    process.exitCode = await (
+      await comparing()
+    ).runBaselineList(path.resolve(flags.baselinesDir), (line) => {
+      console.log(line);
+    });
   });
 
 program

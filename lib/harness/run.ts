@@ -20,7 +20,11 @@ import { HookStatusError } from "./hooks/hooks-client.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6, type K6RunRequest } from "./k6-runner.ts";
 import { runK6Segments } from "./segments/run-segments.ts";
-import { renderVerdictTable, writeSummary, type RunSummary } from "./report.ts";
+import { renderVerdictTable, writeSummary, type RunInputs, type RunSummary } from "./report.ts";
+import { settingsFileId, type RunDigest } from "./compare/run-digest.ts";
+import { compareOrExplain, type PreparedBaseline } from "./compare/compare-command.ts";
+import type { Comparison } from "./compare/compare-runs.ts";
+import { harnessVersion } from "./paths.ts";
 import { exportMetrics } from "./reports/push-to-gateway.ts";
 import { junitReport } from "./reports/junit-report.ts";
 import { dashboardFile, JUNIT_FILE, writeReports } from "./reports/write-reports.ts";
@@ -85,6 +89,11 @@ export interface RunRequest {
    * --time-scale); used only at the public-API level.
    */
   publicApi?: PublicApiRequest;
+  /**
+   * --baseline: the run is compared with it after its reports' samples are read (compare.json, the comparison in
+   * every report); a regression fails the run (exit 1). Found and checked comparable before the run (exit 2).
+   */
+  baseline?: PreparedBaseline;
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
   /** Aborts the run (Ctrl-C). */
@@ -555,6 +564,13 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     if (exitCode === EXIT.pass) exitCode = EXIT.failed;
   }
 
+  const inputs: RunInputs = {
+    seed: request.seed,
+    trafficModel: await settingsFileId(request.trafficFile).catch(() => "unreadable"),
+    sloTable: await settingsFileId(request.sloFile).catch(() => "unreadable"),
+    ...(request.target === "container" ? { image: request.container?.image ?? "reference" } : {}),
+    harnessVersion: await harnessVersion(),
+  };
   const finishedAt = new Date();
   const cpus = request.serviceCpus ?? request.container?.cpus;
   const summary: RunSummary = {
@@ -574,6 +590,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       k6: k6Path ? path.basename(k6Path) : undefined,
       node: process.version,
       ...(runLevel === undefined ? {} : { level: runLevel }),
+      inputs,
     },
     verdict: exitCode === EXIT.pass ? "pass" : "fail",
     exitCode,
@@ -585,8 +602,38 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   request.say("▸ report");
   const file = await writeSummary(runDir, summary);
   let reports: Awaited<ReturnType<typeof writeReports>> | undefined;
+  const baseline = request.baseline;
+  // Called by writeReports once the run's digest is made and before any report is written, so every report and
+  // summary.json carry the comparison's outcome.
+  const compare =
+    baseline === undefined
+      ? undefined
+      : (digest: RunDigest): Comparison | undefined => {
+          try {
+            const comparison = compareOrExplain(baseline.baseline, { label: "this run", digest }, baseline.tolerances);
+            const regressed = comparison.metrics.filter((m) => m.verdict === "regressed").map((m) => m.id);
+            summary.comparison = {
+              baseline: baseline.baseline.label,
+              baselineRunId: comparison.baseline.identity.runId,
+              verdict: comparison.verdict,
+              regressed,
+            };
+            if (comparison.verdict === "regressed" && exitCode === EXIT.pass) {
+              summary.exitCode = exitCode = EXIT.failed;
+              summary.verdict = "fail";
+            }
+            return comparison;
+          } catch (error) {
+            if (!(error instanceof HarnessError)) throw error;
+            summary.errors.push(error.message);
+            if (exitCode === EXIT.pass) summary.exitCode = exitCode = error.exitCode;
+            summary.verdict = "fail";
+            return undefined;
+          }
+        };
   try {
-    reports = await writeReports(runDir, summary, request.say);
+    reports = await writeReports(runDir, summary, request.say, compare === undefined ? {} : { compare });
+    if (baseline !== undefined) await writeSummary(runDir, summary);
   } catch (error) {
     // summary.json is already there; it and junit.xml are written again with the error, as far as they can be.
     summary.errors.push(await unexpected(runDir, "write the reports", error));

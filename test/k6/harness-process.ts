@@ -1,5 +1,5 @@
 /** Runs the `harness` command as a child process, the way a person or CI does, and reads its run directory. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -93,4 +93,15 @@ export function tempFile(name: string, content: unknown): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "atd-")), name);
   writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
   return file;
+}
+
+/** A harness command that writes no run directory (compare, baseline, list): its exit code and output. */
+export function runHarnessCommand(args: readonly string[]): { exitCode: number | null; output: string } {
+  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { exitCode: result.status, output: `${result.stdout}${result.stderr}` };
 }
