@@ -102,7 +102,8 @@ export function percentileChange(
     const { pGreater, pLess } = rankTest(base, cand);
     return { method: "rank-test", baseline, candidate, change, pGreater, pLess };
   }
-  const draw = betaRandom.factory({ seed: options.seed });
+  // The generator takes seeds 1 to 2^32 - 1 only (0 throws): any integer maps onto that range.
+  const draw = betaRandom.factory({ seed: (Math.abs(Math.trunc(options.seed)) % 0xfffffffe) + 1 });
   const kBase = Math.min(base.n, Math.max(1, Math.ceil(q * base.n)));
   const kCand = Math.min(cand.n, Math.max(1, Math.ceil(q * cand.n)));
   const changes: number[] = [];
