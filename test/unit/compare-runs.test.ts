@@ -2,23 +2,12 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { prng as random } from "../../lib/harness/churn/schedule.ts";
 import { compareRuns, NotComparableError, type Comparison } from "../../lib/harness/compare/compare-runs.ts";
 import { LatencyHistogram } from "../../lib/harness/compare/latency-histogram.ts";
 import type { EndpointDigest, RunDigest, RunIdentity } from "../../lib/harness/compare/run-digest.ts";
 import { DEFAULT_TOLERANCES, mergeTolerances, readTolerances } from "../../lib/harness/compare/tolerances.ts";
 import { EXIT, HarnessError } from "../../lib/harness/exit-codes.ts";
-
-/** mulberry32: a seeded PRNG, so every sample set is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Latencies like a service with a 20 ms floor and a long tail (ms). */
 function latencies(n: number, seed: number, factor = 1): number[] {

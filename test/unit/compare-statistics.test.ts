@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { prng as random } from "../../lib/harness/churn/schedule.ts";
 import { LatencyHistogram } from "../../lib/harness/compare/latency-histogram.ts";
 import {
   Distribution,
@@ -8,17 +9,6 @@ import {
   rateChange,
   samplesForPercentile,
 } from "../../lib/harness/compare/statistics.ts";
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** n exponential-tailed latencies above 20 ms, as bins of a Distribution. */
 function sample(n: number, seed: number, factor = 1): Distribution {

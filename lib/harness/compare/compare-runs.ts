@@ -396,31 +396,16 @@ export function compareRuns(baseline: RunDigest, candidate: RunDigest, tolerance
         few,
       );
     }
-    const of = (x: number, n: number) => ({ x, n });
-    proportionMetric(
-      b,
-      `error-rate/${endpoint}`,
-      "error rate",
-      endpoint,
-      "share",
-      of(be.errors, be.requests),
-      of(ce.errors, ce.requests),
-      "lower",
-      tolerances.errorRate,
-      few,
-    );
-    proportionMetric(
-      b,
-      `throttle-rate/${endpoint}`,
-      "throttle rate",
-      endpoint,
-      "share",
-      of(be.throttles, be.requests),
-      of(ce.throttles, ce.requests),
-      "lower",
-      tolerances.throttleRate,
-      few,
-    );
+    // Errors (5xx, no answer) and throttles (429) per endpoint: shares of its requests, lower is better.
+    for (const [group, key, tolerance] of [
+      ["error rate", "errors", tolerances.errorRate],
+      ["throttle rate", "throttles", tolerances.throttleRate],
+    ] as const) {
+      const base = { x: be[key], n: be.requests };
+      const cand = { x: ce[key], n: ce.requests };
+      const id = `${group.replace(" ", "-")}/${endpoint}`;
+      proportionMetric(b, id, group, endpoint, "share", base, cand, "lower", tolerance, few);
+    }
   });
 
   const bx = baseline.extensions;
