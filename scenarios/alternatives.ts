@@ -1,6 +1,6 @@
 /**
  * Alternatives on a failed confirmation (spec 7.2, shape 2.11), under churn. Each iteration takes a block of dates of
- * one hot-set product type (lib/k6/alternatives/hot-set.ts), shapes its inventory through the control API (a plan
+ * one hot-set product type (lib/contract/hot-set.ts), shapes its inventory through the control API (a plan
  * per rule, lib/k6/alternatives/plan.ts), reserves the requested slot with a key that has the feature and one that
  * has not, sells the slot out, and confirms both: each must answer 422. Then, on the 422s:
  * - structure (rules 3, 4, entry shapes) and the feature's additivity (rules 1 and 9) are checked here;

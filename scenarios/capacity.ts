@@ -13,7 +13,7 @@ import type { Options } from "k6/options";
 import { addDays, todayUtc } from "../lib/contract/index.ts";
 import { loadConfig } from "../lib/k6/config.ts";
 import { partnerClient, setupClient } from "../lib/k6/partner.ts";
-import { capacityScenario } from "../lib/k6/profiles.ts";
+import { capacityScenario } from "../lib/contract/profiles.ts";
 
 const config = { ...loadConfig(__ENV), profile: "capacity" };
 

@@ -29,7 +29,7 @@ export const K6_ENV = {
   controlUrl: "ATD_CONTROL_URL",
   controlToken: "ATD_CONTROL_TOKEN",
   /**
-   * The product types churn changes (JSON, lib/k6/alternatives/hot-set.ts), so the alternatives scenario works on
+   * The product types churn changes (JSON, lib/contract/hot-set.ts), so the alternatives scenario works on
    * exactly those: discovered once by the churn extension, before its first change could hide one from a second walk.
    */
   hotSet: "ATD_HOT_SET",

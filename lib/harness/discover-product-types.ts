@@ -1,11 +1,16 @@
 /**
- * The Node driver of product-type discovery (lib/k6/product-type-discovery.ts), the same steps as the k6 driver
+ * The Node driver of product-type discovery (lib/contract/product-type-discovery.ts), the same steps as the k6 driver
  * (lib/k6/discover-product-types.ts): the reference service's discovery hook when it answers, else the walk of the
  * public catalogue with the run's keys in turn (a 429 is waited out by PartnerApi).
  */
 import { HOOK_ABSENT_STATUSES } from "../contract/hook-failure.ts";
-import type { ControlProductType } from "../k6/alternatives/hot-set.ts";
-import { candidatesFromHook, walkCatalogue, type WalkAnswer, type WalkPlan } from "../k6/product-type-discovery.ts";
+import type { ControlProductType } from "../contract/hot-set.ts";
+import {
+  candidatesFromHook,
+  walkCatalogue,
+  type WalkAnswer,
+  type WalkPlan,
+} from "../contract/product-type-discovery.ts";
 import { HookStatusError, type HooksClient } from "./hooks/hooks-client.ts";
 import { PartnerApi } from "./hooks/partner-api.ts";
 import { isRecord } from "../contract/index.ts";

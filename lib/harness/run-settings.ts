@@ -8,10 +8,10 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { parseDuration, scenarioSeconds } from "../k6/durations.ts";
-import { capacityScenario, profileNamed } from "../k6/profiles.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../k6/slo.ts";
-import { DEFAULT_TRAFFIC_MODEL, mergeTrafficModel, type TrafficModel } from "../k6/traffic/model.ts";
+import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
+import { capacityScenario, profileNamed } from "../contract/profiles.ts";
+import { DEFAULT_SLO, mergeSlo, type SloTable } from "../contract/slo.ts";
+import { DEFAULT_TRAFFIC_MODEL, mergeTrafficModel, type TrafficModel } from "../contract/traffic-model.ts";
 import { OptionsError, parseServiceArgs } from "../../service/options.ts";
 import { readChaosFile, type ChaosPlan } from "./chaos/chaos-file.ts";
 import { CHURN_CONFIG_ADVICE, ChurnConfigError, parseChurnConfig, type ChurnConfig } from "./churn/config.ts";

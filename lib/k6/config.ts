@@ -11,7 +11,7 @@ import {
   segmentPosition,
   type RateLimitAlgorithm,
 } from "../contract/index.ts";
-import { CAPACITY_RATES_ADVICE, CapacityRatesError, parseCapacityRates } from "./profiles.ts";
+import { CAPACITY_RATES_ADVICE, CapacityRatesError, parseCapacityRates } from "../contract/profiles.ts";
 
 export interface K6Config {
   /** Base URL of the partner API, without a trailing slash. ATD_BASE_URL. */

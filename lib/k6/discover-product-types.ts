@@ -1,12 +1,17 @@
 /**
- * The k6 driver of product-type discovery (lib/k6/product-type-discovery.ts): the reference service's discovery hook
+ * The k6 driver of product-type discovery (lib/contract/product-type-discovery.ts): the reference service's discovery hook
  * when it answers, else the walk of the public catalogue, its requests spread over the run's keys and tagged
  * phase=setup (out of the per-endpoint figures). Call it from setup(): once per run, not per VU.
  */
-import type { ControlProductType } from "./alternatives/hot-set.ts";
+import type { ControlProductType } from "../contract/hot-set.ts";
 import type { ApiClient } from "./client.ts";
 import type { HooksClient } from "./hooks-client.ts";
-import { candidatesFromHook, walkCatalogue, type WalkAnswer, type WalkPlan } from "./product-type-discovery.ts";
+import {
+  candidatesFromHook,
+  walkCatalogue,
+  type WalkAnswer,
+  type WalkPlan,
+} from "../contract/product-type-discovery.ts";
 
 export interface Discovered {
   /** Candidates in walk order; the caller picks from them with the same function its `enough` uses. */

@@ -2,8 +2,8 @@
 import type { Options } from "k6/options";
 import type { EndpointName } from "../contract/index.ts";
 import type { K6Config } from "./config.ts";
-import { expectedIterations, profileNamed } from "./profiles.ts";
-import { DEFAULT_SLO, mergeSlo, thresholdsFor, type SloTable } from "./slo.ts";
+import { expectedIterations, profileNamed } from "../contract/profiles.ts";
+import { DEFAULT_SLO, mergeSlo, thresholdsFor, type SloTable } from "../contract/slo.ts";
 
 /** The SLO table with the run's override file applied (k6's open() reads files in the init context only). */
 export function loadSlo(config: K6Config): SloTable {

@@ -2,7 +2,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CAPACITY_STEP_RATES } from "../../lib/k6/profiles.ts";
+import { CAPACITY_STEP_RATES } from "../../lib/contract/profiles.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 import { harnessReport } from "./reports-processes.ts";
 

@@ -7,7 +7,7 @@ import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import { SOAK_CHECKS } from "../../lib/harness/soak/drift.ts";
 import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
-import { ALTERNATIVES_CHECKS } from "../../lib/k6/alternatives/rules.ts";
+import { ALTERNATIVES_CHECKS } from "../../lib/contract/alternatives-rules.ts";
 
 /** Alternatives (spec 7.2): each defect and the check that names the rule it breaks. */
 export const ALTERNATIVES_DEFECTS: [defect: string, check: string][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TRAFFIC_MODEL, expectedEndpointMix } from "../../lib/k6/traffic/model.ts";
+import { DEFAULT_TRAFFIC_MODEL, expectedEndpointMix } from "../../lib/contract/traffic-model.ts";
 import { runHarnessProcess, tempFile } from "./harness-process.ts";
 
 describe("partner traffic against the embedded service", () => {

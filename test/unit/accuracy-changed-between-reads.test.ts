@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AlternativesObservation } from "../../lib/contract/index.ts";
 import { ACCURACY_CHECKS, judgeAccuracy } from "../../lib/harness/churn/accuracy.ts";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 
 const missed: AlternativesObservation = {
   productTypeUuid: "pt-1",

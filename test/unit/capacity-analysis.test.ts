@@ -17,8 +17,8 @@ import {
   expectedIterations,
   parseCapacityRates,
   profileNamed,
-} from "../../lib/k6/profiles.ts";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+} from "../../lib/contract/profiles.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 
 const START = 1_700_000_000_000;
 

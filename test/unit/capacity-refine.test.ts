@@ -7,8 +7,8 @@ import {
   type CapacitySample,
   type StepFigures,
 } from "../../lib/harness/capacity/capacity-analysis.ts";
-import { capacityPlan, CAPACITY_STEP_RATES, parseCapacityRates } from "../../lib/k6/profiles.ts";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import { capacityPlan, CAPACITY_STEP_RATES, parseCapacityRates } from "../../lib/contract/profiles.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 
 const START = 1_700_000_000_000;
 const HOLD = "4s";

@@ -11,7 +11,7 @@ import {
 } from "../../lib/harness/churn/competing-demand.ts";
 import { DEFAULT_CHURN, parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import { churnSchedule, type ChurnChange } from "../../lib/harness/churn/schedule.ts";
-import type { ControlProductType } from "../../lib/k6/alternatives/hot-set.ts";
+import type { ControlProductType } from "../../lib/contract/hot-set.ts";
 
 const type = (uuid: string, timeslots: string[], maxPax = 8): ControlProductType => ({
   uuid,

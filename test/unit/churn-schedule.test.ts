@@ -4,8 +4,8 @@ import { judgeAccuracy, explainedByChurn, ACCURACY_CHECKS } from "../../lib/harn
 import { DEFAULT_CHURN, parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import type { ChurnLogEntry } from "../../lib/harness/churn/log.ts";
 import { churnSchedule } from "../../lib/harness/churn/schedule.ts";
-import type { ControlProductType } from "../../lib/k6/alternatives/hot-set.ts";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import type { ControlProductType } from "../../lib/contract/hot-set.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 
 const type = (uuid: string, timeslots: string[]): ControlProductType => ({
   uuid,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import type { ChurnLogEntry } from "../../lib/harness/churn/log.ts";
 import { parseChurnLog } from "../../lib/harness/churn/log.ts";
 import { churnExpectations } from "../../lib/harness/churn/webhook-expectations.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration, scenarioSeconds } from "../../lib/k6/durations.ts";
-import { PROFILES } from "../../lib/k6/profiles.ts";
+import { parseDuration, scenarioSeconds } from "../../lib/contract/durations.ts";
+import { PROFILES } from "../../lib/contract/profiles.ts";
 
 describe("parseDuration", () => {
   it("should read k6 durations", () => {

@@ -1,5 +1,5 @@
 /**
- * Product-type discovery through the public API (lib/k6/product-type-discovery.ts) and what each user picks from it
+ * Product-type discovery through the public API (lib/contract/product-type-discovery.ts) and what each user picks from it
  * (hot set, invariants types, webhook types): driven here over a fake catalogue answering like the partner API, so
  * the walk's bounds, its start and direction, and its tolerance of withdrawn items are shown without a service.
  */
@@ -11,7 +11,7 @@ import {
   pickHotSet,
   pickInvariantTypes,
   type ControlProductType,
-} from "../../lib/k6/alternatives/hot-set.ts";
+} from "../../lib/contract/hot-set.ts";
 import {
   CatalogueWalkError,
   MAX_WALK_PRODUCTS,
@@ -23,7 +23,7 @@ import {
   type WalkAnswer,
   type WalkPlan,
   type WalkRequest,
-} from "../../lib/k6/product-type-discovery.ts";
+} from "../../lib/contract/product-type-discovery.ts";
 import { WEBHOOKS_WALK, pickWebhookTypes } from "../../lib/k6/webhooks/sample.ts";
 
 /** Product i has two types: i-a (kind by i % 4) and i-b (always instant, no timeslots). */

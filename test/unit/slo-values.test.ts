@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLO, mergeSlo } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO, mergeSlo } from "../../lib/contract/slo.ts";
 
 /** mergeSlo is what both the harness (before anything starts) and k6 (at init) apply to an --slo file. */
 describe("mergeSlo values", () => {

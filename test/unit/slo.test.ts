@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLO, mergeSlo, thresholdsFor } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO, mergeSlo, thresholdsFor } from "../../lib/contract/slo.ts";
 
 describe("thresholdsFor", () => {
   it("should generate one latency threshold pair per endpoint tag from the table", () => {

@@ -14,7 +14,7 @@ import {
   expectedEndpointMix,
   mergeTrafficModel,
   type TrafficModel,
-} from "../../lib/k6/traffic/model.ts";
+} from "../../lib/contract/traffic-model.ts";
 import { k6State, type ShimResponse } from "../shims/k6-state.ts";
 
 const links = [{ rel: "self", href: "/x", method: "GET" }];

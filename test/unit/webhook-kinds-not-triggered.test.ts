@@ -4,7 +4,7 @@
  * an event that failed to arrive.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import { analyse } from "../../lib/harness/webhooks/analysis.ts";
 import { WEBHOOK_CHECKS, judge } from "../../lib/harness/webhooks/verdict.ts";
 import { T0, delivery, expectation } from "./webhook-fixtures.ts";

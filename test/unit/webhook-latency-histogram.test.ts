@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import type { RunSummary } from "../../lib/harness/report.ts";
 import type { ExtensionVerdict } from "../../lib/harness/run-extension.ts";
 import { seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "../../lib/harness/reports/extension-series.ts";

@@ -4,7 +4,7 @@
  * they do not. Expiry and the catalogue kinds are reported as not judged.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLO } from "../../lib/k6/slo.ts";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import { analyse } from "../../lib/harness/webhooks/analysis.ts";
 import { observedOnly, publicApiNotJudged } from "../../lib/harness/webhooks/observed.ts";
 import {

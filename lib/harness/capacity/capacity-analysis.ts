@@ -5,8 +5,8 @@
  * and what bounds the knee: the service, the load generator (k6 fell behind with VUs to spare), or the plan's top rate.
  */
 import { quantileSorted } from "simple-statistics";
-import { CAPACITY_PRE_ALLOCATED_VUS, type CapacityStep } from "../../k6/profiles.ts";
-import type { SloTable } from "../../k6/slo.ts";
+import { CAPACITY_PRE_ALLOCATED_VUS, type CapacityStep } from "../../contract/profiles.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import { fitUsl, type UslFit } from "./usl-fit.ts";
 
 export interface CapacitySample {
@@ -47,7 +47,7 @@ export interface CapacitySettings {
   safeShare: number;
   /** A step whose achieved throughput is below this share of the offered rate is saturated. */
   minThroughputShare: number;
-  /** The VUs the capacity scenario has ready from the start (preAllocatedVUs, lib/k6/profiles.ts). */
+  /** The VUs the capacity scenario has ready from the start (preAllocatedVUs, lib/contract/profiles.ts). */
   generatorVus: number;
   /**
    * Dropped iterations with fewer requests in flight than this share of generatorVus: the generator fell behind.

@@ -6,8 +6,8 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { capacityPlan } from "../../k6/profiles.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
+import { capacityPlan } from "../../contract/profiles.ts";
+import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../contract/slo.ts";
 import { withPlots } from "../reports/extension-plots.ts";
 import { withSeries, type GaugeSeries } from "../reports/extension-series.ts";
 import { rawResultsFile, readRawSamples } from "../reports/raw-samples.ts";

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { isRecord } from "../../contract/index.ts";
-import { parseDuration } from "../../k6/durations.ts";
+import { parseDuration } from "../../contract/durations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { validateAttributes } from "./faults/fault-kind.ts";
 import { FAULT_KINDS } from "./faults/fault-kinds.ts";

@@ -6,7 +6,7 @@
  * ground truth).
  */
 import { addDays, type AlternativesObservation } from "../../contract/index.ts";
-import type { SloTable } from "../../k6/slo.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import type { ChurnLogEntry } from "./log.ts";
 

@@ -11,7 +11,7 @@ import {
   ALTERNATIVES_OBSERVATION_MARKER,
   type AlternativesObservation,
 } from "../../contract/index.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
+import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../contract/slo.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import {
   extensionVerdict,
@@ -22,7 +22,7 @@ import {
   type RunExtension,
 } from "../run-extension.ts";
 import { markedPayloads } from "../verdict.ts";
-import { ALTERNATIVES_CHECKS as RULE_CHECKS } from "../../k6/alternatives/rules.ts";
+import { ALTERNATIVES_CHECKS as RULE_CHECKS } from "../../contract/alternatives-rules.ts";
 import type { NotJudged } from "../coverage.ts";
 import { ACCURACY_CHECKS, judgeAccuracy } from "./accuracy.ts";
 

@@ -11,7 +11,7 @@
  * the spec leaves to the target's own time, not at the cancel itself.
  */
 import { ENDPOINTS, HEADERS, fillPath, isRecord } from "../../contract/index.ts";
-import type { ControlProductType } from "../../k6/alternatives/hot-set.ts";
+import type { ControlProductType } from "../../contract/hot-set.ts";
 import { CHURN_KINDS, type ChurnConfig, type ChurnKind } from "./config.ts";
 import type { AvailabilityShown } from "./log.ts";
 import type { ChurnChange } from "./schedule.ts";

@@ -5,7 +5,7 @@
  * that offers only the required hooks has none.
  */
 import { addDays, isRecord } from "../../contract/index.ts";
-import { toSampleProductType, type SampleProductType } from "../../k6/traffic/catalogue-sample.ts";
+import { toSampleProductType, type SampleProductType } from "../../contract/catalogue-sample.ts";
 import type { PartnerApi } from "./partner-api.ts";
 
 /** A product type with a date (and timeslot) the public calendar shows bookable. */

@@ -3,7 +3,7 @@
  * init, so a typo is refused now (exit 2) instead of aborting every runner pod on the cluster later.
  */
 import { readFile } from "node:fs/promises";
-import { DEFAULT_SLO, mergeSlo } from "../../k6/slo.ts";
+import { DEFAULT_SLO, mergeSlo } from "../../contract/slo.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 
 export async function readSloOverride(file: string): Promise<string> {

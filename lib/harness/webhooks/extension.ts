@@ -19,7 +19,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RESERVED_BOOKING_LIFETIME_SECONDS } from "../../contract/index.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../k6/slo.ts";
+import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../contract/slo.ts";
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
 import { churnExpectations } from "../churn/webhook-expectations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";

@@ -4,7 +4,7 @@
  * all carry the distribution, not only the threshold verdicts.
  */
 import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
-import type { SloTable } from "../../k6/slo.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import { WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "../reports/extension-series.ts";
 
 /**

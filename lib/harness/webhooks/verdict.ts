@@ -6,7 +6,7 @@
  * distribution goes out as a histogram series (latency-series.ts).
  */
 import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
-import type { SloTable } from "../../k6/slo.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import { withSeries } from "../reports/extension-series.ts";
 import { extensionVerdict, type ExtensionVerdict } from "../run-extension.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";

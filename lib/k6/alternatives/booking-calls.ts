@@ -15,7 +15,7 @@ import {
 import { expectThat } from "../checks.ts";
 import { toApiResponse, type ApiClient, type ApiResponse, type Json } from "../client.ts";
 import type { Plan } from "./plan.ts";
-import { ALTERNATIVES_CHECKS as C } from "./rules.ts";
+import { ALTERNATIVES_CHECKS as C } from "../../contract/alternatives-rules.ts";
 
 export function reserve(client: ApiClient, plan: Plan, n: number, reference: string): ApiResponse<Json> {
   const request: BookingRequest = {

@@ -31,7 +31,7 @@ import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { harnessClient, partnerClient, setupClient } from "../partner.ts";
 import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
-import { HOT_SET_WALK, pickHotSet, type ControlProductType } from "./hot-set.ts";
+import { HOT_SET_WALK, pickHotSet, type ControlProductType } from "../../contract/hot-set.ts";
 import { planFor, type Plan } from "./plan.ts";
 import {
   ALTERNATIVES_CHECKS as C,
@@ -41,7 +41,7 @@ import {
   rawErrorWithoutAlternatives,
   requestedProblem,
   unchangedProblem,
-} from "./rules.ts";
+} from "../../contract/alternatives-rules.ts";
 
 /** Days of the look-ahead window (spec 7.2 rules 6 and 7). */
 const WINDOW_DAYS = { timeslotted: 7, flat: 3 };

@@ -12,7 +12,7 @@ import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-cli
 import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
-import { HOT_SET_WALK, parseControlProductTypes, pickHotSet, type ControlProductType } from "./hot-set.ts";
+import { HOT_SET_WALK, parseControlProductTypes, pickHotSet, type ControlProductType } from "../../contract/hot-set.ts";
 import { planFor, type Plan } from "./plan.ts";
 import {
   ALTERNATIVES_CHECKS as C,
@@ -24,7 +24,7 @@ import {
   snapshotFrom,
   unchangedProblem,
   rawErrorWithoutAlternatives,
-} from "./rules.ts";
+} from "../../contract/alternatives-rules.ts";
 
 const config = loadConfig(__ENV);
 const ENDPOINTS: readonly EndpointName[] = ["priceListDate", "bookingCreate", "bookingConfirm"];

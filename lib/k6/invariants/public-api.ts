@@ -9,7 +9,7 @@
  */
 import { sleep } from "k6";
 import { addDays, isRecord, todayUtc } from "../../contract/index.ts";
-import { pickInvariantTypes, INVARIANTS_WALK, type ControlProductType } from "../alternatives/hot-set.ts";
+import { pickInvariantTypes, INVARIANTS_WALK, type ControlProductType } from "../../contract/hot-set.ts";
 import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import type { ApiClient } from "../client.ts";

@@ -5,7 +5,7 @@ import { addDays, isRecord, todayUtc, type EndpointName } from "../../contract/i
 import { loadConfig } from "../config.ts";
 import { functionalOptions } from "../options.ts";
 import { readInventory, setSlots } from "../alternatives/inventory.ts";
-import { INVARIANTS_WALK, pickInvariantTypes, type ControlProductType } from "../alternatives/hot-set.ts";
+import { INVARIANTS_WALK, pickInvariantTypes, type ControlProductType } from "../../contract/hot-set.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
 import { setupClient } from "../partner.ts";

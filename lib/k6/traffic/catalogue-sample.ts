@@ -2,58 +2,10 @@
  * The slice of the catalogue the personas work on, read once in setup() (k6 hands setup's return value to every
  * VU): products and, for some of them, their product types with what a booking needs (timeslots, limits, options).
  */
-import { isRecord } from "../../contract/index.ts";
-import type { ApiClient, Json } from "../client.ts";
+import { toSampleProductType, type CatalogueSample, type SampleProductType } from "../../contract/catalogue-sample.ts";
+import type { ApiClient } from "../client.ts";
 
-export interface SampleOption {
-  uuid: string;
-  type: string;
-  required: boolean;
-  values: string[];
-}
-
-export interface SampleProductType {
-  uuid: string;
-  productUuid: string;
-  timeslotted: boolean;
-  daysInAdvance: number;
-  minPax: number;
-  maxPax: number;
-  options: SampleOption[];
-}
-
-export interface CatalogueSample {
-  productUuids: string[];
-  /** Pages of the products list at the catalogue-sync page size. */
-  productPages: number;
-  productTypes: SampleProductType[];
-}
-
-function num(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
-
-function sampleOptions(value: unknown): SampleOption[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(isRecord).map((o) => ({
-    uuid: String(o.uuid),
-    type: String(o.type),
-    required: o.required === true,
-    values: Array.isArray(o.values) ? o.values.filter(isRecord).map((v) => String(v.uuid)) : [],
-  }));
-}
-
-export function toSampleProductType(productUuid: string, detail: Json): SampleProductType {
-  return {
-    uuid: String(detail.uuid),
-    productUuid,
-    timeslotted: Array.isArray(detail.timeslots) && detail.timeslots.length > 0,
-    daysInAdvance: num(detail.daysInAdvance, 0),
-    minPax: Math.max(1, num(detail.minPax, 1)),
-    maxPax: Math.max(1, num(detail.maxPax, 1)),
-    options: sampleOptions(detail.options),
-  };
-}
+export type { CatalogueSample, SampleOption, SampleProductType } from "../../contract/catalogue-sample.ts";
 
 /**
  * Reads `products` products and the product types of the first `withTypes` of them. `clientAt(i)` gives the

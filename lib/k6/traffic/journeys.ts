@@ -9,7 +9,7 @@ import type { ApiClient, Json } from "../client.ts";
 import { checkResponse } from "../checks.ts";
 import type { CatalogueSample, SampleProductType } from "./catalogue-sample.ts";
 import { decide, spread } from "./decide.ts";
-import type { Persona, TrafficModel } from "./model.ts";
+import type { Persona, TrafficModel } from "../../contract/traffic-model.ts";
 
 export interface JourneyContext {
   client: ApiClient;

@@ -7,7 +7,7 @@ import {
   mergeTrafficModel,
   type Persona,
   type TrafficModel,
-} from "./model.ts";
+} from "../../contract/traffic-model.ts";
 
 export function loadTrafficModel(config: K6Config, only?: Persona): TrafficModel {
   let model = DEFAULT_TRAFFIC_MODEL;

@@ -8,7 +8,7 @@ import type { CatalogueSample } from "./catalogue-sample.ts";
 import { pickWeighted } from "./decide.ts";
 import { JOURNEYS } from "./journeys.ts";
 import { endpointsOf } from "./load.ts";
-import type { TrafficModel } from "./model.ts";
+import type { TrafficModel } from "../../contract/traffic-model.ts";
 import { prepareTraffic } from "./setup.ts";
 
 export interface TrafficScenario {

@@ -5,7 +5,7 @@ import type { K6Config } from "../config.ts";
 import { runnerKeys, setupClient } from "../partner.ts";
 import { readCatalogueSample, type CatalogueSample } from "./catalogue-sample.ts";
 import { bookingRequestFor } from "./journeys.ts";
-import type { TrafficModel } from "./model.ts";
+import type { TrafficModel } from "../../contract/traffic-model.ts";
 
 /** At most this many keys get a seed booking: enough for the back office, bounded for large key files. */
 const MAX_SEEDED_KEYS = 100;

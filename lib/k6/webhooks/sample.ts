@@ -1,10 +1,10 @@
 /**
- * What the webhooks scenario works on, picked from discovered product types (lib/k6/product-type-discovery.ts) at
+ * What the webhooks scenario works on, picked from discovered product types (lib/contract/product-type-discovery.ts) at
  * the end of the catalogue, walking back: the load scenarios sample its beginning, and the changes made here must
  * not break them. Runtime-neutral.
  */
-import type { ControlProductType } from "../alternatives/hot-set.ts";
-import type { WalkPlan } from "../product-type-discovery.ts";
+import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { WalkPlan } from "../../contract/product-type-discovery.ts";
 
 export interface WebhookTypes {
   /** Instant confirmation, no timeslots: approved at once, then cancelled. */

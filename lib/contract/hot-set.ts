@@ -5,11 +5,11 @@
  * its own types further on, where nothing churns, so its per-slot history has no writer but itself.
  *
  * Where the types come from (the public catalogue walk, or the reference service's discovery hook as a shortcut) is
- * lib/k6/product-type-discovery.ts; what is picked from them is decided here, once, for k6 and Node alike: the churn
+ * lib/contract/product-type-discovery.ts; what is picked from them is decided here, once, for k6 and Node alike: the churn
  * extension discovers and picks the hot set and hands it to the alternatives scenario (ATD_HOT_SET), which picks it
  * the same way itself only when it runs without churn. Runtime-neutral (k6 and Node).
  */
-import type { WalkPlan } from "../product-type-discovery.ts";
+import type { WalkPlan } from "./product-type-discovery.ts";
 
 export interface ControlProductType {
   uuid: string;

@@ -12,7 +12,7 @@
  * - Bookers always check the single date first (required practice, spec 4.2), most go on to create, most created
  *   bookings are confirmed, some are cancelled, and some are left reserved to expire (abandoned carts).
  */
-import type { EndpointName } from "../../contract/index.ts";
+import type { EndpointName } from "./index.ts";
 
 export const PERSONAS = ["catalogueSync", "shopper", "booker", "backOffice"] as const;
 export type Persona = (typeof PERSONAS)[number];
@@ -119,7 +119,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Applies an override (parsed JSON) to the model; refuses unknown keys and values that are not numbers >= 0. */
 export function mergeTrafficModel(base: TrafficModel, override: unknown, where: string): TrafficModel {
   const fail = (path: string, why: string): never => {
-    throw new Error(`Failed to read the traffic model ${where}: ${path} ${why}. Please see lib/k6/traffic/model.ts.`);
+    throw new Error(
+      `Failed to read the traffic model ${where}: ${path} ${why}. Please see lib/contract/traffic-model.ts.`,
+    );
   };
   const merge = (target: Record<string, unknown>, patch: unknown, path: string): Record<string, unknown> => {
     if (!isRecord(patch)) return fail(path, "is not an object");

@@ -10,7 +10,7 @@ import {
   type Alternatives,
   type DayInventory,
   type InventorySnapshot,
-} from "../../contract/index.ts";
+} from "./index.ts";
 
 /** Check names: stable (k6 aggregates by name) and each names the rule it holds the service to. */
 export const ALTERNATIVES_CHECKS = {

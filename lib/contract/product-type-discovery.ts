@@ -12,8 +12,8 @@
  * It is a generator of requests, so k6 (synchronous http) and Node (fetch) drive the same steps: each yields a
  * WalkRequest and is resumed with its WalkAnswer. Runtime-neutral (k6 and Node); imports only lib/contract.
  */
-import { isRecord } from "../contract/index.ts";
-import { parseControlProductTypes, type ControlProductType } from "./alternatives/hot-set.ts";
+import { isRecord } from "./index.ts";
+import { parseControlProductTypes, type ControlProductType } from "./hot-set.ts";
 
 /** The products list's largest page (decisions.md: per_page at most 100). */
 export const WALK_PAGE_SIZE = 100;

@@ -2,7 +2,7 @@
  * The SLO table: every threshold of every scenario is generated from it, so no threshold literal is repeated.
  * Overridable by a JSON file (ATD_SLO_FILE) holding any subset of the table.
  */
-import { ENDPOINT_NAMES, type EndpointName } from "../contract/index.ts";
+import { ENDPOINT_NAMES, type EndpointName } from "./index.ts";
 
 export interface LatencySlo {
   /** Milliseconds. */
@@ -96,7 +96,7 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
     if (!isPlainObject(patch)) {
       return fail(
         `${path} is ${JSON.stringify(patch)}, not an object`,
-        "give an object shaped like the SLO table (lib/k6/slo.ts)",
+        "give an object shaped like the SLO table (lib/contract/slo.ts)",
       );
     }
     const out: Record<string, unknown> = { ...target };
@@ -109,7 +109,7 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
         );
       }
       if (!endpoints && !(key in target)) {
-        fail(`unknown key ${path}.${key}`, "use only keys of the SLO table (lib/k6/slo.ts)");
+        fail(`unknown key ${path}.${key}`, "use only keys of the SLO table (lib/contract/slo.ts)");
       }
       out[key] = merge(
         target[key] ?? { p95: base.latency.default.p95, p99: base.latency.default.p99 },

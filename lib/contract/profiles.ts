@@ -5,8 +5,31 @@
  * VUs are pre-allocated for iterations of about 2 s (a journey with think times) at the profile's peak rate:
  * starting VUs mid-run is what drops iterations on a busy load generator.
  */
-import type { Scenario } from "k6/options";
 import { parseDuration } from "./durations.ts";
+
+/**
+ * An open-model k6 scenario as the profiles write it (k6's own Scenario type, structurally; lib/contract stays free
+ * of k6's types so Node reads the same profiles). lib/k6/options.ts hands it to k6 as it is.
+ */
+export type Scenario = ConstantArrivalRate | RampingArrivalRate;
+
+interface ArrivalRate {
+  timeUnit: string;
+  preAllocatedVUs: number;
+  maxVUs: number;
+}
+
+export interface ConstantArrivalRate extends ArrivalRate {
+  executor: "constant-arrival-rate";
+  rate: number;
+  duration: string;
+}
+
+export interface RampingArrivalRate extends ArrivalRate {
+  executor: "ramping-arrival-rate";
+  startRate: number | undefined;
+  stages: { target: number; duration: string }[];
+}
 
 export interface LoadProfile {
   readonly description: string;
@@ -238,19 +261,12 @@ export const capacity: LoadProfile = {
 };
 
 /** Iterations an arrival-rate scenario is meant to start: the area under its rate curve. */
-export function expectedIterations(scenario: Scenario): number {
-  const s = scenario as {
-    rate?: number;
-    startRate?: number;
-    timeUnit?: string;
-    duration?: string;
-    stages?: { target: number; duration: string }[];
-  };
-  const perSecond = 1 / parseDuration(s.timeUnit ?? "1s");
-  if (s.duration && s.rate !== undefined) return s.rate * perSecond * parseDuration(s.duration);
+export function expectedIterations(s: Scenario): number {
+  const perSecond = 1 / parseDuration(s.timeUnit);
+  if (s.executor === "constant-arrival-rate") return s.rate * perSecond * parseDuration(s.duration);
   let rate = s.startRate ?? 0;
   let total = 0;
-  for (const stage of s.stages ?? []) {
+  for (const stage of s.stages) {
     total += ((rate + stage.target) / 2) * perSecond * parseDuration(stage.duration);
     rate = stage.target;
   }
