@@ -25,5 +25,55 @@ export default tseslint.config(
     files: ["lib/k6/**/*.ts", "scenarios/**/*.ts"],
     rules: { "no-console": ["error", { allow: ["warn", "error"] }] },
   },
+  // The layers import one way (docs/architecture.md): lib/contract is the spec as code, read by k6 and Node alike, so
+  // it imports neither; what runs in k6 (lib/k6) never imports the harness around it, nor the harness lib/k6. What
+  // both sides need lives in lib/contract.
+  {
+    files: ["lib/contract/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*", "k6", "k6/*"], message: "lib/contract is runtime-neutral: no Node or k6 modules." },
+            { group: ["**/k6/**", "**/harness/**", "**/service/**"], message: "lib/contract imports nothing of ours." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/k6/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "lib/k6 runs inside k6: no Node modules." },
+            {
+              group: ["**/harness/**", "**/service/**"],
+              message: "lib/k6 imports nothing of the harness or the service; move what both need to lib/contract.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/harness/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/k6/**", "k6", "k6/*"],
+              message: "lib/harness imports nothing of lib/k6 (it runs in Node); move what both need to lib/contract.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
 );
