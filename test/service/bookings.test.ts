@@ -7,14 +7,25 @@ import {
   VOUCHER_FILE_KEYS,
   diffKeys,
 } from "../../lib/contract/index.ts";
-import { ALT_KEY, api, book, bookingBody, control, dateFromToday, pickType, setInventory, start } from "./helpers.ts";
+import {
+  ALT_KEY,
+  api,
+  book,
+  bookingBody,
+  control,
+  dateFromToday,
+  pickType,
+  setInventory,
+  start,
+  withSeats,
+} from "./helpers.ts";
 
 const DAY = 86_400;
 
 describe("bookings: create, read, list", () => {
   it("should create a reserved booking with adults, options and partner_reference, and no v1 keys", async () => {
     await using svc = await start();
-    const t = pickType(svc, { instant: true });
+    const t = await withSeats(svc, pickType(svc, { instant: true }));
     const res = await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, t) });
     expect(res.status).toBe(201);
     const data = res.body.data;
@@ -41,7 +52,7 @@ describe("bookings: create, read, list", () => {
 
   it("should list only the partner's bookings with every filter of spec 4.3", async () => {
     await using svc = await start();
-    const t = pickType(svc, { instant: true });
+    const t = await withSeats(svc, await withSeats(svc, pickType(svc, { instant: true })), 12);
     const a = await book(svc, t, 10, {
       partnerReference: "alpha",
       customer: { firstName: "Ann", lastName: "Lee", email: "ann@x.io", phone: "1" },
@@ -80,7 +91,7 @@ describe("bookings: create, read, list", () => {
 describe("booking state machine", () => {
   it("should go reserved -> approved on confirm of an instant type, with a downloadable voucher", async () => {
     await using svc = await start();
-    const uuid = await book(svc, pickType(svc, { instant: true }));
+    const uuid = await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     const res = await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" });
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe("approved");
@@ -100,7 +111,7 @@ describe("booking state machine", () => {
 
   it("should go reserved -> waiting -> approved (or rejected) by the supplier through the clock", async () => {
     await using svc = await start();
-    const t = pickType(svc, { instant: false });
+    const t = await withSeats(svc, pickType(svc, { instant: false }));
     const ok = await book(svc, t);
     const no = await book(svc, t, 10, { partnerReference: "reject-me" });
     for (const uuid of [ok, no]) {
@@ -154,11 +165,11 @@ describe("booking state machine", () => {
 
   it("should refuse every transition not allowed from the current status with 409 and change nothing", async () => {
     await using svc = await start();
-    const t = pickType(svc, { instant: false });
+    const t = await withSeats(svc, pickType(svc, { instant: false }));
     const waiting = await book(svc, t);
     await api(svc, `/v2/bookings/${waiting}/confirm`, { method: "PUT" });
     const expired = await book(svc, t);
-    const approved = await book(svc, pickType(svc, { instant: true }));
+    const approved = await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     await api(svc, `/v2/bookings/${approved}/confirm`, { method: "PUT" });
     const refused: [string, string, string][] = [
       [waiting, "confirm", "waiting"],
@@ -176,7 +187,7 @@ describe("booking state machine", () => {
       const res = await api(svc, `/v2/bookings/${expired}/${action}`, { method: "PUT" });
       expect(res.status).toBe(409);
     }
-    const cancelled = await book(svc, pickType(svc, { instant: true }), 20);
+    const cancelled = await book(svc, await withSeats(svc, pickType(svc, { instant: true }), 20), 20);
     await api(svc, `/v2/bookings/${cancelled}/cancel`, { method: "PUT" });
     await control(svc, "/__control/clock", { method: "POST", body: { advanceSeconds: 60 } });
     expect((await api(svc, `/v2/bookings/${cancelled}`)).body.data.status).toBe("cancelled");
@@ -188,7 +199,7 @@ describe("booking state machine", () => {
 
   it("should answer 422 prices_mismatch when the supplier sold the seats, and stay reserved", async () => {
     await using svc = await start();
-    const t = pickType(svc, { timeslotted: false });
+    const t = await withSeats(svc, pickType(svc, { timeslotted: false }));
     const uuid = await book(svc, t);
     await setInventory(svc, t.uuid, dateFromToday(svc.state, 10), { remaining: 0 });
     const res = await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" });

@@ -123,3 +123,16 @@ export async function book(
   if (res.status !== 201) throw new Error(`booking failed: ${res.status} ${res.text}`);
   return (res.body as { data: { uuid: string } }).data.uuid;
 }
+
+/**
+ * Gives a product type's slots on the day `daysAhead` out plenty of free seats: the seeded inventory sells about one
+ * slot in twelve out on any given calendar day, so a test that books without setting seats passes or fails by date.
+ */
+export async function withSeats<T extends ReturnType<typeof pickType>>(
+  svc: StartedService,
+  t: T,
+  daysAhead = 10,
+): Promise<T> {
+  await setInventory(svc, t.uuid, dateFromToday(svc.state, daysAhead), { remaining: 50 });
+  return t;
+}

@@ -14,7 +14,7 @@ import { TEST_HOOKS } from "../../lib/contract/test-hooks.ts";
 import type { StartedService } from "../../service/app.ts";
 import { parseServiceArgs, OptionsError } from "../../service/options.ts";
 import { SEEDED_PARTNER_COUNT } from "../../service/partners.ts";
-import { api, book, control, dateFromToday, pickType, start, type Res } from "./helpers.ts";
+import { api, book, control, dateFromToday, pickType, start, type Res, withSeats } from "./helpers.ts";
 
 type HookName = keyof typeof TEST_HOOKS;
 const hookNames = Object.keys(TEST_HOOKS) as HookName[];
@@ -68,7 +68,7 @@ describe("the reference service's default mode", () => {
   });
 
   it("should answer every reference hook", async () => {
-    const t = pickType(svc, { instant: true });
+    const t = await withSeats(svc, pickType(svc, { instant: true }));
     const bookingUuid = await book(svc, t);
     const refused: string[] = [];
     for (const name of referenceHooks) {
@@ -94,7 +94,7 @@ describe("the required-hooks mode (--hooks required)", () => {
     const t = pickType(svc, { timeslotted: false });
     const date = dateFromToday(svc.state, 12);
     const withoutFeature = [...svc.state.partners.values()].find((p) => !p.alternatives)?.apiKey ?? "";
-    await book(svc, pickType(svc, { instant: true }), 10, {}, apiKey);
+    await book(svc, await withSeats(svc, pickType(svc, { instant: true }), 10), 10, {}, apiKey);
     // In this order: reset last, so it has a booking to clear.
     const checks: Record<string, () => Promise<void>> = {
       health: async () => {
@@ -166,7 +166,7 @@ describe("the required-hooks mode (--hooks required)", () => {
   it("should answer every optional hook exactly like a path that does not exist", async () => {
     const unknown = await unknownPathAnswer(svc);
     expect(unknown).toMatchObject({ status: 404, code: "not_found" });
-    const freshBooking = await book(svc, pickType(svc, { instant: true }), 11, {}, apiKey);
+    const freshBooking = await book(svc, await withSeats(svc, pickType(svc, { instant: true }), 11), 11, {}, apiKey);
     for (const name of referenceHooks) {
       const hook = TEST_HOOKS[name];
       const res = await callHook(svc, name, freshBooking, apiKey);

@@ -4,7 +4,7 @@ import { EXPECTATION_MARKER } from "../../lib/contract/index.ts";
 import { CLEANUP_CHECK, ReservationCleanupExtension } from "../../lib/harness/cleanup/reservation-cleanup.ts";
 import type { RunContext } from "../../lib/harness/run-extension.ts";
 import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
-import { ALT_KEY, KEY, api, book, pickType, start } from "./helpers.ts";
+import { ALT_KEY, KEY, api, book, pickType, start, withSeats } from "./helpers.ts";
 
 /** k6's JSON log line of a `reserved` expectation, as the booking client records it. */
 function created(uuid: string, key: number): string {
@@ -37,7 +37,7 @@ async function judge(apiUrl: string, log: string) {
 describe("reservation cleanup on a target without test hooks", () => {
   it("should cancel what the run left reserved and leave confirmed and cancelling bookings alone", async () => {
     await using svc = await start();
-    const t = pickType(svc, { timeslotted: false, instant: true });
+    const t = await withSeats(svc, pickType(svc, { timeslotted: false, instant: true }), 12);
     const left = await book(svc, t, 12);
     const confirmed = await book(svc, t, 12, {}, ALT_KEY);
     expect((await api(svc, `/v2/bookings/${confirmed}/confirm`, { method: "PUT", key: ALT_KEY })).status).toBe(200);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { DefectSwitchboard } from "../../service/defects/index.ts";
 import { Webhooks } from "../../service/webhooks.ts";
-import { ALT_KEY, KEY, api, book, control, pickType, start } from "./helpers.ts";
+import { ALT_KEY, KEY, api, book, control, pickType, start, withSeats } from "./helpers.ts";
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -56,7 +56,7 @@ describe("webhooks", () => {
     await using sink = await receiver();
     const partner = await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: sink.url } });
     const secret = partner.body.data.webhookSecret as string;
-    const instant = await book(svc, pickType(svc, { instant: true }));
+    const instant = await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     await api(svc, `/v2/bookings/${instant}/confirm`, { method: "PUT" });
     await api(svc, `/v2/bookings/${instant}/cancel`, { method: "PUT" });
     const t = pickType(svc, {}, 3);
@@ -81,9 +81,9 @@ describe("webhooks", () => {
     await using svc = await start();
     await using sink = await receiver();
     await control(svc, `/__control/partners/${ALT_KEY}`, { method: "PUT", body: { webhookUrl: sink.url } });
-    const waiting = await book(svc, pickType(svc, { instant: false }), 10, {}, ALT_KEY);
+    const waiting = await book(svc, await withSeats(svc, pickType(svc, { instant: false }), 10), 10, {}, ALT_KEY);
     await api(svc, `/v2/bookings/${waiting}/confirm`, { method: "PUT", key: ALT_KEY });
-    const left = await book(svc, pickType(svc, { instant: true }), 10, {}, ALT_KEY);
+    const left = await book(svc, await withSeats(svc, pickType(svc, { instant: true }), 10), 10, {}, ALT_KEY);
     await control(svc, "/__control/clock", { method: "POST", body: { advanceSeconds: 6 * 86_400 } });
     const statuses = () =>
       sink.deliveries.map((d) => JSON.parse(d.body) as { type: string; data: { bookingUuid: string; status: string } });
@@ -96,16 +96,16 @@ describe("webhooks", () => {
     await using svc = await start({ timeScale: 600 });
     await using sink = await receiver([500, 503, 200]);
     await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: sink.url } });
-    await book(svc, pickType(svc, { instant: true }));
+    await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     // 60 s and 120 s at scale 600: 100 ms and 200 ms.
     await until(() => sink.deliveries.length >= 3);
     expect(sink.deliveries).toHaveLength(3);
     expect(new Set(sink.deliveries.map((d) => d.headers["webhook-id"])).size).toBe(1);
     await using gone = await receiver([410]);
     await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: gone.url } });
-    await book(svc, pickType(svc, { instant: true }));
+    await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     await until(() => gone.deliveries.length >= 1);
-    await book(svc, pickType(svc, { instant: true }));
+    await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     await sleep(300);
     expect(gone.deliveries).toHaveLength(1);
     const partner = await control(svc, `/__control/partners/${KEY}`);
@@ -132,7 +132,7 @@ describe("webhooks", () => {
     const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
     await control(svc, `/__control/partners/${KEY}`, { method: "PUT", body: { webhookUrl: url } });
     const started = Date.now();
-    await book(svc, pickType(svc, { instant: true }));
+    await book(svc, await withSeats(svc, pickType(svc, { instant: true })));
     expect(Date.now() - started).toBeLessThan(500);
     hanging.closeAllConnections();
     hanging.close();
