@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import { LatencyHistogram } from "../lib/harness/webhooks/latency.ts";
+import { LatencyHistogram } from "../lib/harness/latency-histogram.ts";
 import { WebhookSink, monotonicNow } from "../lib/harness/webhooks/sink.ts";
 
 const ROOT = join(import.meta.dirname, "..");

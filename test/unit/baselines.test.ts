@@ -8,7 +8,7 @@ import {
   saveBaseline,
   type SavedBaseline,
 } from "../../lib/harness/compare/baselines.ts";
-import { LatencyHistogram } from "../../lib/harness/compare/latency-histogram.ts";
+import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
 import { DIGEST_FILE, type RunDigest } from "../../lib/harness/compare/run-digest.ts";
 import { EXIT, HarnessError } from "../../lib/harness/exit-codes.ts";
 

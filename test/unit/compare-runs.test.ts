@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { prng as random } from "../../lib/harness/churn/schedule.ts";
 import { compareRuns, NotComparableError, type Comparison } from "../../lib/harness/compare/compare-runs.ts";
-import { LatencyHistogram } from "../../lib/harness/compare/latency-histogram.ts";
+import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
 import type { EndpointDigest, RunDigest, RunIdentity } from "../../lib/harness/compare/run-digest.ts";
 import { DEFAULT_TOLERANCES, mergeTolerances, readTolerances } from "../../lib/harness/compare/tolerances.ts";
 import { EXIT, HarnessError } from "../../lib/harness/exit-codes.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prng as random } from "../../lib/harness/churn/schedule.ts";
-import { LatencyHistogram } from "../../lib/harness/compare/latency-histogram.ts";
+import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
 import {
   Distribution,
   percentileChange,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyse } from "../../lib/harness/webhooks/analysis.ts";
 import { dedupe } from "../../lib/harness/webhooks/dedupe.ts";
 import { bookingsLeftReserved, join } from "../../lib/harness/webhooks/join.ts";
-import { LatencyHistogram } from "../../lib/harness/webhooks/latency.ts";
+import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
 import { T0, delivery, expectation } from "./webhook-fixtures.ts";
 
 const joinOf = (

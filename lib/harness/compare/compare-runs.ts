@@ -6,7 +6,7 @@
  * Pure: no files, no clock; the same digests and tolerances give the same comparison.
  */
 import type { RunDigest, RunIdentity } from "./run-digest.ts";
-import { LatencyHistogram } from "./latency-histogram.ts";
+import { LatencyHistogram } from "../latency-histogram.ts";
 import {
   Distribution,
   percentileChange,

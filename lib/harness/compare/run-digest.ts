@@ -13,7 +13,7 @@ import { isRecord } from "../../contract/index.ts";
 import type { RunSummary } from "../report.ts";
 import { seriesOf } from "../reports/extension-series.ts";
 import type { RawSample } from "../reports/raw-samples.ts";
-import { LatencyHistogram } from "./latency-histogram.ts";
+import { LatencyHistogram } from "../latency-histogram.ts";
 
 export const DIGEST_FILE = "digest.json";
 export const DIGEST_VERSION = 1;

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
 import { attemptsByBody, dedupe, type DedupeResult } from "./dedupe.ts";
 import { withFollowOns } from "./follow-ons.ts";
 import { join, type JoinResult } from "./join.ts";
-import { LatencyHistogram } from "./latency.ts";
+import { LatencyHistogram } from "../latency-histogram.ts";
 import { outOfOrder, type OutOfOrder } from "./order.ts";
 import { checkRetries, type RetryFindings, type RetryTolerance } from "./retry-schedule.ts";
 import type { Delivery, Expectation } from "./types.ts";

@@ -1,7 +1,8 @@
 /**
- * A latency distribution kept compactly (HdrHistogram, 3 significant digits: every value within 0.1% of what was
- * recorded), so that a saved baseline holds the whole distribution of each endpoint in a few hundred bytes instead of
- * k6's gzipped JSON. Values are recorded in microseconds and read back in milliseconds.
+ * The harness's one latency distribution (HdrHistogram, 3 significant digits: every value within 0.1% of what was
+ * recorded; percentiles from it, never from averages): the webhook sink's delivery latencies, and a run digest's
+ * per-endpoint latencies, kept compactly so that a saved baseline holds each endpoint's whole distribution in a few
+ * hundred bytes instead of k6's gzipped JSON. Values are recorded in microseconds and read back in milliseconds.
  */
 import {
   build,
@@ -26,10 +27,19 @@ function newHistogram(): Histogram {
   });
 }
 
+export interface LatencySummary {
+  count: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
 export class LatencyHistogram {
   readonly #h: Histogram;
 
-  private constructor(h: Histogram) {
+  /** An empty histogram (or one decoded from its saved form). */
+  constructor(h: Histogram = newHistogram()) {
     this.#h = h;
   }
 
@@ -49,9 +59,10 @@ export class LatencyHistogram {
     return new LatencyHistogram(decodeFromCompressedBase64(encoded, 32, false));
   }
 
+  /** Negative values (clocks that disagree) count as 0; longer than an hour as an hour. */
   record(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) return;
-    this.#h.recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(ms * US_PER_MS))));
+    if (!Number.isFinite(ms)) return;
+    this.#h.recordValue(Math.min(HIGHEST_US, Math.max(0, Math.round(ms * US_PER_MS))));
   }
 
   get count(): number {
@@ -62,6 +73,22 @@ export class LatencyHistogram {
   quantile(q: number): number {
     if (this.count === 0) return 0;
     return this.#h.getValueAtPercentile(Math.min(100, Math.max(0, q * 100))) / US_PER_MS;
+  }
+
+  /** Milliseconds at a percentile (0-100). */
+  percentile(p: number): number {
+    return this.quantile(p / 100);
+  }
+
+  summary(): LatencySummary {
+    const ms = (us: number) => Math.round(us) / US_PER_MS;
+    return {
+      count: this.count,
+      p50Ms: ms(this.#h.getValueAtPercentile(50)),
+      p95Ms: ms(this.#h.getValueAtPercentile(95)),
+      p99Ms: ms(this.#h.getValueAtPercentile(99)),
+      maxMs: ms(this.#h.maxValue),
+    };
   }
 
   /** Every distinct recorded value (ms, ascending) with its count: what a rank test needs. */
