@@ -584,7 +584,7 @@ program
           registerCommand: flags.webhookRegisterCmd,
           registrationWaitSeconds: flags.webhookRegistrationWait,
         },
-        sloFile: settings.sloFile,
+        slo: settings.slo,
         churn: {
           enabled: flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN),
           configFile: settings.churnConfigFile,

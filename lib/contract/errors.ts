@@ -14,3 +14,12 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * A value a person gave (a profile name, an SLO file's key, capacity rates) is wrong. Its message is the whole
+ * "Failed to X: why. Please Y." sentence, so whoever catches it shows it as it is: told apart by its type, never by
+ * its text. Runtime-neutral: thrown in k6 and in Node alike.
+ */
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}

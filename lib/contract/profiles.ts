@@ -6,6 +6,7 @@
  * starting VUs mid-run is what drops iterations on a busy load generator.
  */
 import { parseDuration } from "./durations.ts";
+import { SettingsError } from "./errors.ts";
 
 /**
  * An open-model k6 scenario as the profiles write it (k6's own Scenario type, structurally; lib/contract stays free
@@ -166,7 +167,7 @@ export const CAPACITY_MAX_VUS = 400;
 /** Bounds of a capacity plan: enough steps to see a curve, few enough that one run stays under an hour at 20 s holds. */
 const MAX_CAPACITY_STEPS = 40;
 
-export class CapacityRatesError extends Error {
+export class CapacityRatesError extends SettingsError {
   override name = "CapacityRatesError";
   /** What is wrong, without the text or the advice (for callers that name their own source, e.g. a variable). */
   readonly reason: string;
@@ -286,7 +287,7 @@ export const PROFILES: Readonly<Record<string, LoadProfile>> = {
 export function profileNamed(name: string): LoadProfile {
   const profile = PROFILES[name];
   if (!profile) {
-    throw new Error(
+    throw new SettingsError(
       `Failed to pick the load profile: "${name}" is not one. Please use one of ${Object.keys(PROFILES).join(", ")}.`,
     );
   }

@@ -2,7 +2,7 @@
  * The SLO table: every threshold of every scenario is generated from it, so no threshold literal is repeated.
  * Overridable by a JSON file (ATD_SLO_FILE) holding any subset of the table.
  */
-import { ENDPOINT_NAMES, type EndpointName } from "./index.ts";
+import { ENDPOINT_NAMES, SettingsError, type EndpointName } from "./index.ts";
 
 export interface LatencySlo {
   /** Milliseconds. */
@@ -80,7 +80,7 @@ const SHARES: ReadonlySet<string> = new Set([
  */
 export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloTable {
   const fail = (why: string, fix: string): never => {
-    throw new Error(`Failed to read the ${where}: ${why}. Please ${fix}.`);
+    throw new SettingsError(`Failed to read the ${where}: ${why}. Please ${fix}.`);
   };
   const merge = (target: unknown, patch: unknown, path: string): unknown => {
     if (!isPlainObject(target)) {

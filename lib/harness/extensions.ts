@@ -3,6 +3,7 @@
  * and the sink), and flags add others (churn, chaos) or turn a scenario's default off (--no-churn, --no-webhooks).
  * One place, so a newcomer finds what runs beside k6 for a given command line.
  */
+import { DEFAULT_SLO, type SloTable } from "../contract/slo.ts";
 import type { RunExtension } from "./run-extension.ts";
 import type { RefusalMode } from "./webhooks/misbehaviour.ts";
 import { WebhookSinkExtension } from "./webhooks/extension.ts";
@@ -39,15 +40,15 @@ export interface ExtensionChoice {
   /** --segments: k6 processes per scenario (webhooksOn). */
   segments?: number;
   webhooks?: WebhookChoice;
-  /** The run's --slo file: extensions judge against the same SLO table as k6. */
-  sloFile?: string;
+  /** The run's SLO table (--slo merged, read once by run-settings.ts): extensions judge by the same table as k6. */
+  slo?: SloTable;
   churn?: ChurnChoice;
   /** --chaos: the validated chaos file and the webhooks route (lib/harness/chaos/prepare-chaos.ts). */
   chaos?: ChaosChoice;
   /** --soak-config and the soak's planned length (lib/harness/soak). */
   soak?: SoakOptions;
   /** --duration (each step's hold), --capacity-safe-share and --capacity-rates (lib/harness/capacity). */
-  capacity?: Omit<CapacityOptions, "sloFile">;
+  capacity?: Omit<CapacityOptions, "slo">;
 }
 
 export interface ChurnChoice {
@@ -96,7 +97,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
         duration: choice.capacity?.duration,
         safeShare: choice.capacity?.safeShare,
         rates: choice.capacity?.rates,
-        sloFile: choice.sloFile,
+        slo: choice.slo ?? DEFAULT_SLO,
       }),
     );
   }
@@ -109,7 +110,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
         misbehaveShare: choice.webhooks?.misbehaveShare ?? (webhookScenario ? 0.2 : 0),
         refusals: choice.webhooks?.refusals ?? ["500", "429"],
         expectAllKinds: webhookScenario,
-        sloFile: choice.sloFile,
+        slo: choice.slo ?? DEFAULT_SLO,
         registerCommand: choice.webhooks?.registerCommand,
         ...(choice.webhooks?.registrationWaitSeconds === undefined
           ? {}
@@ -118,7 +119,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
     );
   }
   const alternativesScenario = choice.scenarios.includes(ALTERNATIVES_SCENARIO);
-  if (alternativesScenario) extensions.push(new AlternativesJudgeExtension(choice.sloFile));
+  if (alternativesScenario) extensions.push(new AlternativesJudgeExtension(choice.slo ?? DEFAULT_SLO));
   if (choice.scenarios.includes(INVARIANTS_SCENARIO)) extensions.push(new InvariantsExtension());
   // Late, so its schedule starts just before k6 does.
   if (choice.chaos) extensions.push(new NetworkChaosExtension(choice.chaos));

@@ -8,7 +8,7 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import type { K6_ENV } from "../contract/index.ts";
+import { SettingsError, type K6_ENV } from "../contract/index.ts";
 import { capacityScenario, parseCapacityRates, profileNamed } from "../contract/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
 import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel } from "./coverage.ts";
@@ -165,8 +165,9 @@ function validate(request: RunRequest): number {
     }
     return seconds;
   } catch (error) {
+    if (error instanceof HarnessError) throw error;
     throw new HarnessError(
-      error instanceof Error && error.message.startsWith("Failed")
+      error instanceof SettingsError
         ? error.message
         : `Failed to read --duration: ${String(error)}. Please use k6 syntax such as 30s.`,
       EXIT.usage,

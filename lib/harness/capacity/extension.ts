@@ -4,10 +4,10 @@
  * knee, the safe operating rate, the fit and every step go out as gauges (metrics.prom, Pushgateway, report.html's
  * figures table) through the reports' extension series, and the capacity plot into report.html as an extension plot.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { capacityPlan } from "../../contract/profiles.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../contract/slo.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import { withPlots } from "../reports/extension-plots.ts";
 import { withSeries, type GaugeSeries } from "../reports/extension-series.ts";
 import { rawResultsFile, readRawSamples } from "../reports/raw-samples.ts";
@@ -38,8 +38,8 @@ export const CAPACITY_DATA_FILE = "capacity.json";
 export interface CapacityOptions {
   /** --duration: the hold of each step. */
   duration: string | undefined;
-  /** --slo: the same table k6 would judge by. */
-  sloFile: string | undefined;
+  /** The run's SLO table (--slo merged, read once by run-settings.ts): the same table k6 judges by. */
+  slo: SloTable;
   /** --capacity-safe-share. */
   safeShare: number | undefined;
   /** --capacity-rates: the step rates; undefined: the default steps. */
@@ -126,11 +126,6 @@ export function capacitySeries(a: CapacityAnalysis): GaugeSeries[] {
   return series;
 }
 
-async function sloTable(file: string | undefined): Promise<SloTable> {
-  if (!file) return DEFAULT_SLO;
-  return mergeSlo(DEFAULT_SLO, JSON.parse(await readFile(file, "utf8")) as unknown, `SLO file ${file}`);
-}
-
 export class CapacityExtension implements RunExtension {
   readonly name = "capacity";
   readonly #options: CapacityOptions;
@@ -149,9 +144,8 @@ export class CapacityExtension implements RunExtension {
       ...(this.#options.safeShare === undefined ? {} : { safeShare: this.#options.safeShare }),
     };
     let analysis: CapacityAnalysis;
-    let slo: SloTable;
+    const slo = this.#options.slo;
     try {
-      slo = await sloTable(this.#options.sloFile);
       const read = await readCapacitySamples(path.join(ctx.runDir, rawResultsFile(CAPACITY_SCENARIO)));
       const plan = capacityPlan(this.#options.duration, this.#options.rates);
       analysis = analyseCapacity(stepFigures(plan, read.startMs, read.samples, read.dropped, slo, settings), settings);

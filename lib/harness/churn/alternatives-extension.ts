@@ -4,15 +4,13 @@
  * alternatives, with churn-explained discrepancies reported apart (accuracy.ts). Also hands the scenario the control
  * API (ATD_CONTROL_URL/ATD_CONTROL_TOKEN), which it needs to sell slots out and read ground truth.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   ALTERNATIVES_NOT_PROVOKABLE_MARKER,
   ALTERNATIVES_OBSERVATION_MARKER,
   type AlternativesObservation,
 } from "../../contract/index.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../contract/slo.ts";
-import { EXIT, HarnessError } from "../exit-codes.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -45,29 +43,19 @@ export function parseObservations(log: string): AlternativesObservation[] {
   ) as unknown as AlternativesObservation[];
 }
 
-export async function readSlo(file: string | undefined): Promise<SloTable> {
-  if (!file) return DEFAULT_SLO;
-  try {
-    return mergeSlo(DEFAULT_SLO, JSON.parse(await readFile(file, "utf8")) as unknown, `SLO file ${file}`);
-  } catch (error) {
-    throw new HarnessError(error instanceof Error ? error.message : String(error), EXIT.usage);
-  }
-}
-
 export class AlternativesJudgeExtension implements RunExtension {
   readonly name = "alternatives accuracy";
-  readonly #sloFile: string | undefined;
-  #slo: SloTable = DEFAULT_SLO;
+  readonly #slo: SloTable;
 
-  constructor(sloFile: string | undefined) {
-    this.#sloFile = sloFile;
+  /** slo: the run's SLO table (--slo merged, read once by run-settings.ts). */
+  constructor(slo: SloTable) {
+    this.#slo = slo;
   }
 
-  async start(ctx: RunContext): Promise<ExtensionStart> {
-    this.#slo = await readSlo(this.#sloFile);
+  start(ctx: RunContext): Promise<ExtensionStart> {
     const control = ctx.target.control;
     // Without hooks the scenario judges through the public API (lib/k6/alternatives/public-api.ts).
-    return control ? { k6Settings: { controlUrl: control.url, controlToken: control.token } } : {};
+    return Promise.resolve(control ? { k6Settings: { controlUrl: control.url, controlToken: control.token } } : {});
   }
 
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {

@@ -58,6 +58,11 @@ function describeGroup(grouping: Record<string, string>): string {
     .join(", ");
 }
 
+/** A push that failed; its message says what to check. */
+class PushError extends Error {
+  override name = "PushError";
+}
+
 /** Resolves when the Pushgateway accepted the push; rejects with a message saying what to check. */
 export async function pushToGateway(
   url: string,
@@ -65,7 +70,7 @@ export async function pushToGateway(
   grouping: Record<string, string>,
 ): Promise<void> {
   const fail = (why: string) =>
-    new Error(
+    new PushError(
       `Failed to push the metrics to the Pushgateway at ${redactedUrl(url)}: ${why}. Please check --pushgateway (HARNESS_PUSHGATEWAY) and that the Pushgateway is up; metrics.prom holds the same series.`,
     );
   if (!/^https?:\/\//.test(url)) throw fail("it is not an http(s) URL");
@@ -81,7 +86,7 @@ export async function pushToGateway(
     // (an endpoint, a check, a run_id) leave the Pushgateway with it.
     await Promise.race([gateway.push({ jobName: PUSHGATEWAY_JOB, groupings: grouping }), bound]);
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith("Failed to push")) throw error;
+    if (error instanceof PushError) throw error;
     throw fail(error instanceof Error ? error.message || String((error as NodeJS.ErrnoException).code) : String(error));
   } finally {
     clearTimeout(timer);

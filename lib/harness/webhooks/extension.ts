@@ -16,10 +16,10 @@
  * and catalogue events are observed, not expected (observed.ts), and expiry and the catalogue kinds are reported as
  * not judged. stop() asks the operator to unregister, since no hook can.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RESERVED_BOOKING_LIFETIME_SECONDS } from "../../contract/index.ts";
-import { DEFAULT_SLO, mergeSlo, type SloTable } from "../../contract/slo.ts";
+import { DEFAULT_SLO, type SloTable } from "../../contract/slo.ts";
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
 import { churnExpectations } from "../churn/webhook-expectations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
@@ -57,8 +57,8 @@ export interface WebhookExtensionOptions {
   refusals: readonly RefusalMode[];
   /** The run triggers all eight kinds (scenarios/webhooks.ts): each must arrive. */
   expectAllKinds: boolean;
-  /** The run's --slo override file. */
-  sloFile: string | undefined;
+  /** The run's SLO table (--slo merged, read once by run-settings.ts). */
+  slo: SloTable;
   /** Longest finish() waits for deliveries and retries after k6 ended. */
   maxWaitMs?: number;
   /** Without a control API: the shell command that registers the sink, run once per key (--webhook-register-cmd). */
@@ -84,20 +84,6 @@ export function parseListen(listen: string): { host: string; port: number } {
     );
   }
   return { host: match[1].replace(/^\[|\]$/g, ""), port };
-}
-
-async function readSlo(file: string | undefined): Promise<SloTable> {
-  if (!file) return DEFAULT_SLO;
-  try {
-    return mergeSlo(DEFAULT_SLO, JSON.parse(await readFile(file, "utf8")) as unknown, `SLO file ${file}`);
-  } catch (error) {
-    throw new HarnessError(
-      error instanceof Error && error.message.startsWith("Failed")
-        ? error.message
-        : `Failed to read the SLO file ${file}: ${String(error)}. Please give a JSON file.`,
-      EXIT.usage,
-    );
-  }
 }
 
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<unknown>): Promise<void> {
@@ -128,7 +114,7 @@ export class WebhookSinkExtension implements RunExtension {
   async start(ctx: RunContext): Promise<ExtensionStart> {
     const control = ctx.target.control;
     this.#control = control;
-    this.#slo = await readSlo(this.#options.sloFile);
+    this.#slo = this.#options.slo;
     this.#timeScale =
       control === undefined
         ? ctx.publicApi.timeScale
