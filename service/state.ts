@@ -47,8 +47,6 @@ export class ServiceState {
   sortCache = new Map<string, Product[]>();
   /** Serialised product list items by "language:index"; dropped when content changes. */
   renderCache = new Map<string, string>();
-  /** Called after reset (bookings and webhooks clear their own state). */
-  readonly resetHooks: (() => void)[] = [];
   readonly webhooks: Webhooks;
   readonly bookings: BookingService;
 
@@ -95,7 +93,6 @@ export class ServiceState {
     this.limiter.reset();
     this.bookings.store.clear();
     this.webhooks.reset();
-    for (const hook of this.resetHooks) hook();
   }
 
   bookingCount(): number {

@@ -7,7 +7,7 @@ import { DEFAULT_SLO, type SloTable } from "../contract/slo.ts";
 import type { RunExtension } from "./run-extension.ts";
 import type { RefusalMode } from "./webhooks/misbehaviour.ts";
 import { WebhookSinkExtension } from "./webhooks/extension.ts";
-import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./churn/alternatives-extension.ts";
+import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./alternatives/extension.ts";
 import { ChurnExtension } from "./churn/extension.ts";
 import { INVARIANTS_SCENARIO, InvariantsExtension } from "./invariants/extension.ts";
 import { NetworkChaosExtension, type ChaosChoice } from "./chaos/network-chaos-extension.ts";

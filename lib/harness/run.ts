@@ -20,7 +20,7 @@ import { HookStatusError } from "./hooks/hooks-client.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6, type K6RunRequest } from "./k6-runner.ts";
 import { runK6Segments } from "./segments/run-segments.ts";
-import { renderVerdictTable, writeSummary, type RunInputs, type RunSummary } from "./report.ts";
+import { renderVerdictTable, writeSummary, type RunInputs, type RunSummary } from "./reports/summary.ts";
 import { settingsFileId, type RunDigest } from "./compare/run-digest.ts";
 import { compareOrExplain, type PreparedBaseline } from "./compare/compare-command.ts";
 import type { Comparison } from "./compare/compare-runs.ts";

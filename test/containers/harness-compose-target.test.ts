@@ -11,7 +11,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../lib/harness/chaos/toxiproxy-server.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { buildServiceImage } from "../../lib/harness/service-container.ts";
 import { COMPOSE_PROJECT_LABEL } from "../../lib/harness/targets/compose-target.ts";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 
 describe("harness run --target container, the reference image's keys", () => {
   it("should run its required-hooks mode with renamed keys without --keys", () => {

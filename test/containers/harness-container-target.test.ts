@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { SERVICE_CONTAINER_LABEL } from "../../lib/harness/service-container.ts";
 

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
+import { ACCURACY_CHECKS } from "../../lib/harness/alternatives/accuracy.ts";
 import { freePort } from "../../lib/harness/chaos/toxiproxy-server.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import {

@@ -5,12 +5,12 @@
  * provoked and every check is reported as not judged, never passed.
  */
 import { describe, expect, it } from "vitest";
-import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
+import { ACCURACY_CHECKS } from "../../lib/harness/alternatives/accuracy.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 import { ALTERNATIVES_DEFECTS } from "./defect-catalogue.ts";
 import { runWithoutHooks } from "./public-api-runs.ts";
 import { startPublicApiService } from "./public-api-service.ts";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 
 function failedChecks(summary: RunSummary | undefined): string[] {
   return [

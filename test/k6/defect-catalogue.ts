@@ -3,7 +3,7 @@
  * must catch it. The matrix tier proves each on the normal service (<area>.matrix.test.ts) and on the service in
  * required-hooks mode (required-hooks-defects.matrix.test.ts).
  */
-import { ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
+import { ACCURACY_CHECKS } from "../../lib/harness/alternatives/accuracy.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import { SOAK_CHECKS } from "../../lib/harness/soak/drift.ts";
 import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";

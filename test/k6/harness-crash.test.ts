@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../lib/harness/exit-codes.ts";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { HARNESS_ERROR_LOG, runHarness, type RunRequest } from "../../lib/harness/run.ts";
 import { extensionVerdict, type RunContext, type RunExtension } from "../../lib/harness/run-extension.ts";
 import { runHarnessProcess } from "./harness-process.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlternativesObservation } from "../../lib/contract/index.ts";
-import { ACCURACY_CHECKS, judgeAccuracy } from "../../lib/harness/churn/accuracy.ts";
+import { ACCURACY_CHECKS, judgeAccuracy } from "../../lib/harness/alternatives/accuracy.ts";
 import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 
 const missed: AlternativesObservation = {

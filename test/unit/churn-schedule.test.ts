@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlternativesObservation } from "../../lib/contract/index.ts";
-import { judgeAccuracy, explainedByChurn, ACCURACY_CHECKS } from "../../lib/harness/churn/accuracy.ts";
+import { judgeAccuracy, explainedByChurn, ACCURACY_CHECKS } from "../../lib/harness/alternatives/accuracy.ts";
 import { DEFAULT_CHURN, parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import type { ChurnLogEntry } from "../../lib/harness/churn/log.ts";
 import { churnSchedule } from "../../lib/harness/churn/schedule.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { capacityReportPlot } from "../../lib/harness/capacity/capacity-plot.ts";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { extensionVerdict, type ExtensionVerdict } from "../../lib/harness/run-extension.ts";
 import { plotsOf, withPlots, type ExtensionPlot } from "../../lib/harness/reports/extension-plots.ts";
 import { numericFigures } from "../../lib/harness/reports/extension-series.ts";

@@ -1,5 +1,5 @@
 /** A run summary as the harness writes it, failing in every way the reports must show. */
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { extensionVerdict } from "../../lib/harness/run-extension.ts";
 import { withSeries, WEBHOOK_LATENCY_SERIES } from "../../lib/harness/reports/extension-series.ts";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { extensionVerdict } from "../../lib/harness/run-extension.ts";
 import { htmlReport } from "../../lib/harness/reports/html-report.ts";
 import { rawResultsFile } from "../../lib/harness/reports/raw-samples.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { extensionVerdict } from "../../lib/harness/run-extension.ts";
 import { figureInBaseUnits } from "../../lib/harness/reports/extension-series.ts";
 import { RunMetrics } from "../../lib/harness/reports/run-metrics.ts";

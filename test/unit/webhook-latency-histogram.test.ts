@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
-import type { RunSummary } from "../../lib/harness/report.ts";
+import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import type { ExtensionVerdict } from "../../lib/harness/run-extension.ts";
 import { seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "../../lib/harness/reports/extension-series.ts";
 import { htmlReport } from "../../lib/harness/reports/html-report.ts";

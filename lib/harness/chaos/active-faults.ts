@@ -4,7 +4,7 @@
  * Runs without chaos, and summaries written before this field existed, are left as they are.
  */
 import { isRecord } from "../../contract/index.ts";
-import type { RunSummary } from "../report.ts";
+import type { RunSummary } from "../reports/summary.ts";
 
 /** The network chaos extension's name, as its verdict carries it. */
 export const NETWORK_CHAOS = "network chaos";

@@ -8,7 +8,7 @@ import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { REPO_ROOT } from "../paths.ts";
-import { SUMMARY_FILE } from "../report.ts";
+import { SUMMARY_FILE } from "../reports/summary.ts";
 import { readRunSummary, writeReports } from "../reports/write-reports.ts";
 import { DIGEST_FILE, parseDigest, readDigestFile, type RunDigest } from "./run-digest.ts";
 

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { isRecord } from "../../contract/index.ts";
-import type { RunSummary } from "../report.ts";
+import type { RunSummary } from "../reports/summary.ts";
 import { seriesOf } from "../reports/extension-series.ts";
 import type { RawSample } from "../reports/raw-samples.ts";
 import { LatencyHistogram } from "../latency-histogram.ts";

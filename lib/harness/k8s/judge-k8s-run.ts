@@ -12,7 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { K6_ENV, isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
-import { renderVerdictTable, writeSummary, type RunSummary } from "../report.ts";
+import { renderVerdictTable, writeSummary, type RunSummary } from "../reports/summary.ts";
 import { writeReports } from "../reports/write-reports.ts";
 import { scenarioVerdict } from "../verdict.ts";
 import {

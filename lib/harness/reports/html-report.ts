@@ -6,7 +6,7 @@
  * CI artifact as on the machine that ran it.
  */
 import { isRecord } from "../../contract/index.ts";
-import type { RunSummary } from "../report.ts";
+import type { RunSummary } from "./summary.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import { plotsOf, type ExtensionPlot } from "./extension-plots.ts";
 import { numericFigures, seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "./extension-series.ts";

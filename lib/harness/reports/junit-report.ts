@@ -5,7 +5,7 @@
  * with one skipped case carrying the reason (a property and system-out: the builder's <skipped/> takes no message).
  */
 import junitModule, { type Builder } from "junit-report-builder";
-import type { RunSummary } from "../report.ts";
+import type { RunSummary } from "./summary.ts";
 import type { Comparison } from "../compare/compare-runs.ts";
 import { formatChange, formatValue } from "../compare/compare-markdown.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";

@@ -7,7 +7,7 @@
  * token is ever a label.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { RunSummary } from "../report.ts";
+import type { RunSummary } from "./summary.ts";
 import type { Comparison } from "../compare/compare-runs.ts";
 import { figureInBaseUnits, numericFigures, seriesOf, type ExtensionSeries } from "./extension-series.ts";
 import type { RawSample } from "./raw-samples.ts";

@@ -7,7 +7,7 @@
 import { access, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { EXIT, HarnessError } from "../exit-codes.ts";
-import { SUMMARY_FILE, type RunSummary } from "../report.ts";
+import { SUMMARY_FILE, type RunSummary } from "./summary.ts";
 import { plotsOf } from "./extension-plots.ts";
 import { htmlReport } from "./html-report.ts";
 import { junitReport } from "./junit-report.ts";

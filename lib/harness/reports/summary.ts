@@ -4,12 +4,12 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { CoverageLevel } from "./coverage.ts";
-import type { ExitCode } from "./exit-codes.ts";
-import { formatObserved } from "./reports/format-observed.ts";
-import type { ExtensionVerdict } from "./run-extension.ts";
-import type { Outcome, ScenarioVerdict } from "./verdict.ts";
-import { activeFaultsNote, annotateActiveFaults } from "./chaos/active-faults.ts";
+import type { CoverageLevel } from "../coverage.ts";
+import type { ExitCode } from "../exit-codes.ts";
+import { formatObserved } from "./format-observed.ts";
+import type { ExtensionVerdict } from "../run-extension.ts";
+import type { Outcome, ScenarioVerdict } from "../verdict.ts";
+import { activeFaultsNote, annotateActiveFaults } from "../chaos/active-faults.ts";
 
 export interface RunSummary {
   run: {

@@ -8,7 +8,7 @@
 import { addDays, type AlternativesObservation } from "../../contract/index.ts";
 import type { SloTable } from "../../contract/slo.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
-import type { ChurnLogEntry } from "./log.ts";
+import type { ChurnLogEntry } from "../churn/log.ts";
 
 export const ACCURACY_CHECKS = {
   precision: "alternatives rules 5-7: every suggestion is bookable and within the window (precision)",

@@ -33,7 +33,7 @@ const RULE_CHECKS_NEEDING_A_422 = {
   entryShape: RULE_CHECKS.entryShape,
   rule9Unchanged: RULE_CHECKS.rule9Unchanged,
 };
-import { CHURN_LOG, readChurnLog } from "./log.ts";
+import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
 
 export const ALTERNATIVES_SCENARIO = "alternatives";
 
