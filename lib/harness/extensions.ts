@@ -3,6 +3,7 @@
  * and the sink), and flags add others (churn, chaos) or turn a scenario's default off (--no-churn, --no-webhooks).
  * One place, so a newcomer finds what runs beside k6 for a given command line.
  */
+import { traitsOf } from "./scenario-traits.ts";
 import { DEFAULT_SLO, type SloTable } from "../contract/slo.ts";
 import type { RunExtension } from "./run-extension.ts";
 import type { RefusalMode } from "./webhooks/misbehaviour.ts";
@@ -63,10 +64,10 @@ export interface ChurnChoice {
 /** The scenario that triggers every webhook kind and measures retries. */
 export const WEBHOOK_SCENARIO = "webhooks";
 
-/** Scenarios that run with the webhook sink unless --no-webhooks: a soak is a day of partner traffic, webhooks too. */
-const WEBHOOKS_BY_DEFAULT: readonly string[] = [SOAK_SCENARIO];
-/** Scenarios that run with inventory churn unless --no-churn. */
-const CHURN_BY_DEFAULT: readonly string[] = [ALTERNATIVES_SCENARIO, SOAK_SCENARIO];
+/** Whether a scenario of the run has the extension on by default (defaultExtensions in scenario-traits.ts). */
+function onByDefault(scenarios: readonly string[], extension: "webhooks" | "churn"): boolean {
+  return scenarios.some((s) => traitsOf(s).defaultExtensions?.includes(extension) === true);
+}
 
 /**
  * Whether the run has the webhook sink: always for the webhooks scenario, else the flag, else the scenarios' default.
@@ -75,12 +76,12 @@ const CHURN_BY_DEFAULT: readonly string[] = [ALTERNATIVES_SCENARIO, SOAK_SCENARI
  */
 export function webhooksOn(scenarios: readonly string[], enabled: boolean | undefined, segments = 1): boolean {
   if (scenarios.includes(WEBHOOK_SCENARIO)) return true;
-  return enabled ?? (segments <= 1 && scenarios.some((s) => WEBHOOKS_BY_DEFAULT.includes(s)));
+  return enabled ?? (segments <= 1 && onByDefault(scenarios, "webhooks"));
 }
 
 /** Whether the run has inventory churn: the flag, else the scenarios' default. */
 export function churnOn(scenarios: readonly string[], enabled: boolean | undefined): boolean {
-  return enabled ?? scenarios.some((s) => CHURN_BY_DEFAULT.includes(s));
+  return enabled ?? onByDefault(scenarios, "churn");
 }
 
 export function extensionsFor(choice: ExtensionChoice): RunExtension[] {

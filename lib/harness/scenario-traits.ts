@@ -24,6 +24,8 @@ export interface ScenarioTraits {
   splittable: boolean;
   /** The load profile the scenario always runs, whatever --profile says (its run-time bound follows it). */
   profile?: string;
+  /** Extensions on by default in a run with this scenario (--no-webhooks, --no-churn turn them off). */
+  defaultExtensions?: readonly ("webhooks" | "churn")[];
 }
 
 const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false, splittable: true };
@@ -35,14 +37,16 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   // Sell slots out and read ground truth (alternatives), set capacity (invariants): with hooks through them, without
   // through the public API alone, selling a slot out with the run's own key. Not splittable: iterations pick their
   // slots by iteration number, which split k6 processes would repeat.
-  alternatives: { needsControl: false, needsHarnessKey: true, splittable: false },
+  // Churn is on by default: accuracy under a changing inventory is what the scenario is for.
+  alternatives: { needsControl: false, needsHarnessKey: true, splittable: false, defaultExtensions: ["churn"] },
   // With hooks it registers the sink, moves the clock and changes the catalogue; without, the sink is registered by
   // hand and only the run's own bookings are judged. Not splittable: the clock moves for every runner (its flows must
   // not overlap: one VU), and its expectations name partner 0.
   webhooks: { needsControl: false, splittable: false },
   invariants: { needsControl: false, needsHarnessKey: true, splittable: false },
   // Drift is judged against the soak profile's constant rate; capacity steps through its own rate plan.
-  soak: { profile: "soak" },
+  // A soak is a day of partner traffic: webhooks and inventory changes included.
+  soak: { profile: "soak", defaultExtensions: ["webhooks", "churn"] },
   capacity: { profile: "capacity" },
 };
 
