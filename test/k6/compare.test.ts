@@ -15,7 +15,7 @@ import { runHarnessCommand, runHarnessProcess, type HarnessProcessResult } from 
 const BASE = { latencyMs: 20 };
 const clean = JSON.stringify({ default: BASE });
 const slowPriceListDate = JSON.stringify({ default: BASE, routes: { priceListDate: { ...BASE, latencyFactor: 2 } } });
-const RUN = ["run", "partner-mix", "--profile", "smoke", "--duration", "12s", "--seed", "1"];
+const RUN = ["run", "partner-mix", "--profile", "smoke", "--duration", "8s", "--seed", "1"];
 
 function comparisonOf(result: HarnessProcessResult): Comparison {
   return JSON.parse(readFileSync(path.join(result.runDir ?? "", "compare.json"), "utf8")) as Comparison;
@@ -40,7 +40,7 @@ describe("harness compare and run --baseline", () => {
     ]);
     expect(saved.exitCode, saved.output).toBe(0);
     const listed = runHarnessCommand(["baseline", "list", "--baselines-dir", baselines]);
-    expect(listed.output).toMatch(/^rel-1 .* partner-mix {2}profile smoke 12s/m);
+    expect(listed.output).toMatch(/^rel-1 .* partner-mix {2}profile smoke 8s/m);
 
     const slow = await runHarnessProcess([
       ...RUN,

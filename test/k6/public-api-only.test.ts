@@ -4,12 +4,26 @@
  * judge, say what it cannot, pass on the correct service, and leave no reservation of theirs behind. Repeated runs and
  * every defect visible from outside: public-api-only.matrix.test.ts.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runWithoutHooks } from "./public-api-runs.ts";
 
+/** Every file of a run directory as text (gzipped ones unpacked), by name. */
+function runFiles(dir: string): [string, string][] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      const bytes = readFileSync(file);
+      return [path.relative(dir, file), (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8")];
+    });
+}
+
 describe("a run through the public API alone", { timeout: 200_000 }, () => {
   it("should run all four scenarios with churn, pass on the correct service and leave nothing reserved", async () => {
-    const { result, leftReserved } = await runWithoutHooks();
+    const { result, leftReserved, keys } = await runWithoutHooks();
     expect(result.exitCode, result.output).toBe(0);
     expect(result.summary?.run.level).toBe("public-api");
     expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`).sort()).toEqual([
@@ -34,5 +48,13 @@ describe("a run through the public API alone", { timeout: 200_000 }, () => {
     expect(accuracy?.judgedBy).toBe("public-api");
     expect(Number(accuracy?.judged)).toBeGreaterThan(0);
     expect(leftReserved).toEqual([]);
+    // No API key in any file of the run directory (k6's raw samples and logs included) nor on the terminal.
+    const files = runFiles(result.runDir ?? "");
+    expect(files.length).toBeGreaterThan(10);
+    const leaks = keys.flatMap((key) => [
+      ...files.filter(([, text]) => text.includes(key)).map(([name]) => name),
+      ...(result.output.includes(key) ? ["the harness's output"] : []),
+    ]);
+    expect(leaks).toEqual([]);
   });
 });

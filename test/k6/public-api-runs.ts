@@ -15,6 +15,8 @@ export interface PublicApiRun {
   result: HarnessProcessResult;
   /** Bookings of the run's keys still `reserved` without a cancellation request after the run. */
   leftReserved: string[];
+  /** The API keys the run was given (--keys). */
+  keys: readonly string[];
 }
 
 /** Every page of GET /v2/bookings?status=reserved for one key. */
@@ -66,5 +68,5 @@ export async function runWithoutHooks(
         leftReserved.push(`${uuid} ${String(detail.partnerReference)}`);
     }
   }
-  return { result, leftReserved };
+  return { result, leftReserved, keys: [...service.keys] };
 }

@@ -4,6 +4,7 @@
  * convenience, from the reference service's optional partner listing, and says so), runs HooksCheck and prints its
  * table: exit 0 when every required hook passed, 1 naming those that did not.
  */
+import { keyFingerprint } from "../key-fingerprint.ts";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
 import { readKeysFile } from "../run-settings.ts";
 import { parseListen } from "../webhooks/extension.ts";
@@ -60,7 +61,7 @@ async function keysFor(
 ): Promise<string[]> {
   if (given !== undefined) {
     const keys = given;
-    say(`keys: ${keys.length} from --keys ${flags.keys} (the checks use the first, ${keys[0] ?? ""})`);
+    say(`keys: ${keys.length} from --keys ${flags.keys} (the checks use the first, ${keyFingerprint(keys[0] ?? "")})`);
     return keys;
   }
   let answered: string;

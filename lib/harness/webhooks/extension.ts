@@ -21,6 +21,7 @@ import path from "node:path";
 import { RESERVED_BOOKING_LIFETIME_SECONDS } from "../../contract/index.ts";
 import { DEFAULT_SLO, type SloTable } from "../../contract/slo.ts";
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
+import { keyFingerprint } from "../key-fingerprint.ts";
 import { churnExpectations } from "../churn/webhook-expectations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { harnessErrorOf } from "../hook-failures.ts";
@@ -181,7 +182,9 @@ export class WebhookSinkExtension implements RunExtension {
       ctx.say(
         "  no test hooks: please register these webhook endpoints with the service (the keys of --keys, in order):",
       );
-      for (const r of registrations) ctx.say(`    key #${r.index}: URL ${r.url}  secret ${r.secret}`);
+      for (const r of registrations) {
+        ctx.say(`    key #${r.index} (${keyFingerprint(r.apiKey)}): URL ${r.url}  secret ${r.secret}`);
+      }
     }
     const waitMs = this.#options.registrationWaitMs ?? 60_000;
     ctx.say(`  waiting up to ${Math.round(waitMs / 1000)} s for a first webhook to prove the registration`);
