@@ -21,7 +21,7 @@ function sample(n: number, seed: number, factor = 1): Distribution {
   return new Distribution([...counts].sort(([a], [b]) => a - b));
 }
 
-const BOOT = { confidence: 0.95, replicates: 1000, seed: 7 };
+const BOOT = { confidence: 0.95, replicates: 1000, seed: 7, tolerance: 0.1 };
 
 describe("compare statistics", () => {
   it("should read the empirical quantile (rank ceil(q n)) off the bins", () => {
@@ -63,6 +63,10 @@ describe("compare statistics", () => {
     expect(pc.method).toBe("rank-test");
     expect(rankTest(sample(500, 1), sample(500, 2, 1.3)).pGreater).toBeLessThan(0.05);
     expect(rankTest(sample(500, 1), sample(500, 2)).pGreater).toBeGreaterThan(0.05);
+    // Against the 10% tolerance: 30% slower is worse beyond it, the same distribution is not.
+    expect(percentileChange(sample(500, 1), sample(500, 2, 1.3), 0.99, BOOT).pWorse).toBeLessThan(0.05);
+    expect(percentileChange(sample(500, 1), sample(500, 2), 0.99, BOOT).pWorse).toBeGreaterThan(0.05);
+    expect(percentileChange(sample(500, 1), sample(500, 2, 0.7), 0.99, BOOT).pBetter).toBeLessThan(0.05);
   });
 
   it("should give Newcombe's interval for two shares", () => {

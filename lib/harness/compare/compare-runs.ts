@@ -11,7 +11,6 @@ import {
   Distribution,
   percentileChange,
   proportionChange,
-  rankTest,
   rateChange,
   samplesForPercentile,
   type Interval,
@@ -40,7 +39,7 @@ export interface ComparedMetric {
   subject: string;
   /** p50, p95, p99, rate, share, precision, ... */
   statistic: string;
-  unit: "ms" | "per second" | "ratio" | "bytes per minute" | "requests per second";
+  unit: "ms" | "ratio" | "bytes per minute" | "requests per second";
   baseline: number;
   candidate: number;
   /** relative: candidate / baseline - 1; absolute: candidate - baseline (shares). */
@@ -210,29 +209,6 @@ function add(b: Builder, m: Omit<ComparedMetric, "verdict">, forceNotJudged?: st
   b.metrics.push({ ...m, verdict, ...(note === undefined ? {} : { note }) });
 }
 
-/** The baseline's values all multiplied by a factor. */
-function scaled(d: Distribution, factor: number): Distribution {
-  return new Distribution(d.values.map((v, i) => [v * factor, (d.cumulative[i] ?? 0) - (d.cumulative[i - 1] ?? 0)]));
-}
-
-/**
- * Where a percentile has too few samples beyond it for an interval, the whole distributions are compared by a rank
- * test against the tolerance itself: is the candidate larger than the baseline grown by it (a latency regression
- * beyond the tolerance), or smaller than the baseline shrunk by it? A plain test of "any difference" would call
- * the tiny shifts between two runs of one build significant once the runs are long, and a noisy tail figure beside
- * it would then make a false alarm.
- */
-function tolerantRankTest(
-  base: Distribution,
-  cand: Distribution,
-  tolerance: number,
-): { pWorse: number; pBetter: number } {
-  return {
-    pWorse: rankTest(scaled(base, 1 + tolerance), cand).pGreater,
-    pBetter: rankTest(scaled(base, Math.max(0, 1 - tolerance)), cand).pLess,
-  };
-}
-
 function latencyMetrics(
   b: Builder,
   group: "latency" | "webhook latency",
@@ -248,7 +224,12 @@ function latencyMetrics(
   const cd = new Distribution(cand.bins());
   for (const [name, q] of PERCENTILES) {
     const tolerance = tolerances[name];
-    const pc = percentileChange(bd, cd, q, { confidence: b.tolerances.confidence, replicates: 2000, seed });
+    const pc = percentileChange(bd, cd, q, {
+      confidence: b.tolerances.confidence,
+      replicates: 2000,
+      seed,
+      tolerance,
+    });
     const metric: Omit<ComparedMetric, "verdict"> = {
       id: `${group === "latency" ? "latency" : "webhook-latency"}/${subject}/${name}`,
       group,
@@ -263,12 +244,12 @@ function latencyMetrics(
       better: "lower",
       tolerance,
       ...(pc.interval ? { interval: pc.interval } : {}),
-      ...(pc.method === "rank-test" ? tolerantRankTest(bd, cd, tolerance) : {}),
+      ...(pc.pWorse === undefined ? {} : { pWorse: pc.pWorse }),
+      ...(pc.pBetter === undefined ? {} : { pBetter: pc.pBetter }),
     };
+    // A bootstrap interval too wide for the tolerance gets its note from add(); a rank test says why it was used.
     let note: string | undefined;
-    if (pc.interval) {
-      note = widthNote(pc.interval, tolerance, Math.min(seconds.baseline, seconds.candidate) || 1);
-    } else {
+    if (pc.method === "rank-test") {
       const needed = samplesForPercentile(q);
       const perSecond = Math.min(bd.n / (seconds.baseline || 1), cd.n / (seconds.candidate || 1));
       note = `too few samples for an interval at ${name} (${String(Math.min(bd.n, cd.n))} of the ${String(needed)} needed): judged by a rank test of the whole distributions against the tolerance${perSecond > 0 ? `; at this rate a run of about ${fmtSeconds(needed / perSecond)} would give an interval` : ""}`;

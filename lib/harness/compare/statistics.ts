@@ -39,6 +39,16 @@ export class Distribution {
     this.n = n;
   }
 
+  /** The same counts at every value multiplied by factor. */
+  scaled(factor: number): Distribution {
+    return new Distribution(this.values.map((v, i) => [v * factor, this.countAt(i)]));
+  }
+
+  /** How many values the i-th distinct value stands for. */
+  countAt(i: number): number {
+    return (this.cumulative[i] ?? 0) - (this.cumulative[i - 1] ?? 0);
+  }
+
   /** The value of rank ceil(u n) (1-based), the empirical quantile at u in (0, 1]; NaN when empty. */
   quantile(u: number): number {
     if (this.n === 0) return Number.NaN;
@@ -58,7 +68,7 @@ export class Distribution {
 export const MIN_TAIL_SAMPLES = 10;
 
 export interface PercentileChange {
-  /** bootstrap: `interval` holds; rank-test: too few samples above the percentile, `pGreater`/`pLess` hold. */
+  /** bootstrap: `interval` holds; rank-test: too few samples above the percentile, `pWorse`/`pBetter` hold. */
   method: "bootstrap" | "rank-test";
   baseline: number;
   candidate: number;
@@ -66,9 +76,12 @@ export interface PercentileChange {
   change: number;
   /** Of the relative change, at the confidence asked for (bootstrap only). */
   interval?: Interval;
-  /** One-sided p-values of the rank test: the candidate's values tend to be larger / smaller (rank-test only). */
-  pGreater?: number;
-  pLess?: number;
+  /**
+   * Rank test only, one-sided: how likely values this much larger than the baseline grown by the tolerance (pWorse),
+   * or smaller than the baseline shrunk by it (pBetter), are without such a change.
+   */
+  pWorse?: number;
+  pBetter?: number;
 }
 
 export interface BootstrapOptions {
@@ -76,6 +89,8 @@ export interface BootstrapOptions {
   confidence: number;
   replicates: number;
   seed: number;
+  /** Relative change the rank test allows (0.1: is the candidate more than 10% slower or faster?). */
+  tolerance: number;
 }
 
 function relative(candidate: number, baseline: number): number {
@@ -99,8 +114,11 @@ export function percentileChange(
   const change = relative(candidate, baseline);
   const needed = samplesForPercentile(q);
   if (base.n < needed || cand.n < needed) {
-    const { pGreater, pLess } = rankTest(base, cand);
-    return { method: "rank-test", baseline, candidate, change, pGreater, pLess };
+    // Against the tolerance itself: a plain test of "any difference" calls the tiny shifts between two runs of one
+    // build significant once runs are long, and a noisy tail figure beside it would then make a false alarm.
+    const { pGreater: pWorse } = rankTest(base.scaled(1 + options.tolerance), cand);
+    const { pLess: pBetter } = rankTest(base.scaled(Math.max(0, 1 - options.tolerance)), cand);
+    return { method: "rank-test", baseline, candidate, change, pWorse, pBetter };
   }
   // The generator takes seeds 1 to 2^32 - 1 only (0 throws): any integer maps onto that range.
   const draw = betaRandom.factory({ seed: (Math.abs(Math.trunc(options.seed)) % 0xfffffffe) + 1 });
@@ -136,14 +154,12 @@ export function rankTest(base: Distribution, cand: Distribution): { pGreater: nu
   let baseBelow = 0;
   let u = 0;
   let ties = 0;
-  const countAt = (d: Distribution, k: number) =>
-    (d.cumulative[k] as number) - (k > 0 ? (d.cumulative[k - 1] as number) : 0);
   while (i < base.values.length || j < cand.values.length) {
     const vb = i < base.values.length ? (base.values[i] as number) : Number.POSITIVE_INFINITY;
     const vc = j < cand.values.length ? (cand.values[j] as number) : Number.POSITIVE_INFINITY;
     const v = Math.min(vb, vc);
-    const a = vb === v ? countAt(base, i++) : 0;
-    const b = vc === v ? countAt(cand, j++) : 0;
+    const a = vb === v ? base.countAt(i++) : 0;
+    const b = vc === v ? cand.countAt(j++) : 0;
     u += b * (baseBelow + a / 2);
     baseBelow += a;
     const t = a + b;
