@@ -49,17 +49,18 @@ export function formatValue(m: Pick<ComparedMetric, "unit">, v: number): string 
   if (m.unit === "ms") return `${v.toFixed(2)} ms`;
   if (m.unit === "ratio") return `${(v * 100).toFixed(2)}%`;
   if (m.unit === "requests per second") return `${v.toFixed(2)}/s`;
-  if (m.unit === "bytes per minute") return `${(v / (1024 * 1024)).toFixed(2)} MiB/min`;
-  return String(v);
+  return `${(v / (1024 * 1024)).toFixed(2)} MiB/min`;
 }
 
-function interval(m: ComparedMetric): string {
+/** The change's interval, or the rank test's p-value where a percentile had too few samples for one. */
+export function formatInterval(m: ComparedMetric): string {
   if (m.interval) return `[${formatChange(m, m.interval.low)}, ${formatChange(m, m.interval.high)}]`;
   if (m.method === "rank-test" && m.pWorse !== undefined) return `rank test p(worse)=${m.pWorse.toFixed(3)}`;
   return "-";
 }
 
-function tolerance(m: ComparedMetric): string {
+/** The tolerance in the worse direction: +10.0% for a latency, -10.0% for a throughput, +0.10 pt for a share. */
+export function formatTolerance(m: ComparedMetric): string {
   const t =
     m.changeKind === "relative"
       ? `${(m.tolerance * 100).toFixed(1)}%`
@@ -81,8 +82,8 @@ export function compareRow(m: ComparedMetric): string[] {
     formatValue(m, m.baseline),
     formatValue(m, m.candidate),
     formatChange(m),
-    interval(m),
-    tolerance(m),
+    formatInterval(m),
+    formatTolerance(m),
     m.verdict,
   ];
 }
@@ -109,6 +110,11 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|");
 }
 
+/** Every note of a comparison: each metric's (why not judged, how long a run should be), then the run-level ones. */
+export function comparisonNotes(c: Comparison): string[] {
+  return [...c.metrics.filter((m) => m.note).map((m) => `${m.id}: ${m.note ?? ""}`), ...c.notes];
+}
+
 export function compareMarkdown(c: Comparison): string {
   const lines = [
     `## Release comparison: **${c.verdict}**`,
@@ -131,7 +137,7 @@ export function compareMarkdown(c: Comparison): string {
       lines.push(`| ${row.map(cell).join(" | ")} |`);
     }
   }
-  const notes = [...c.metrics.filter((m) => m.note).map((m) => `${m.id}: ${m.note ?? ""}`), ...c.notes];
+  const notes = comparisonNotes(c);
   if (notes.length) lines.push("", "### Notes", "", ...notes.map((n) => `- ${n}`));
   return `${lines.join("\n")}\n`;
 }
@@ -142,7 +148,7 @@ export function compareVerdictLines(c: Comparison): string[] {
     .filter((m) => m.verdict === "regressed" || m.verdict === "improved")
     .map(
       (m) =>
-        `${m.verdict === "regressed" ? "REGRESSED" : "IMPROVED "} ${m.id}: ${formatValue(m, m.baseline)} -> ${formatValue(m, m.candidate)} (${formatChange(m)}, ${interval(m)}, tolerance ${tolerance(m)})`,
+        `${m.verdict === "regressed" ? "REGRESSED" : "IMPROVED "} ${m.id}: ${formatValue(m, m.baseline)} -> ${formatValue(m, m.candidate)} (${formatChange(m)}, ${formatInterval(m)}, tolerance ${formatTolerance(m)})`,
     );
   for (const note of c.notes) lines.push(`NOTE  ${note}`);
   lines.push(`COMPARE ${c.verdict}: ${counts(c)}`);

@@ -15,7 +15,14 @@ import { barChart, escapeXml as esc, lineChart, type Bar } from "./svg-chart.ts"
 import type { Timeline } from "./timeline.ts";
 import { WEBHOOK_SINK_EXTENSION } from "../webhooks/types.ts";
 import type { Comparison } from "../compare/compare-runs.ts";
-import { COLUMNS, compareRow, describeSide, GROUP_TITLES, metricsByGroup } from "../compare/compare-markdown.ts";
+import {
+  COLUMNS,
+  compareRow,
+  comparisonNotes,
+  describeSide,
+  GROUP_TITLES,
+  metricsByGroup,
+} from "../compare/compare-markdown.ts";
 
 /** The scenario that triggers every webhook kind; it always runs with the sink (lib/harness/extensions.ts). */
 const WEBHOOK_SCENARIO = "webhooks";
@@ -287,7 +294,7 @@ function comparisonSection(c: Comparison): string {
       { title: `${d.subject}: latency by percentile`, yUnit: "ms", xUnit: "percentile", emptyText: "no samples" },
     ),
   );
-  const notes = [...c.metrics.filter((m) => m.note).map((m) => `${m.id}: ${m.note ?? ""}`), ...c.notes];
+  const notes = comparisonNotes(c);
   return [
     `<h2>Comparison with the baseline</h2>`,
     `<p><span class="badge ${c.verdict === "regressed" ? "fail" : "pass"}">${esc(c.verdict.toUpperCase())}</span> against ${esc(describeSide(c.baseline))}; this run: ${esc(describeSide(c.candidate))}.</p>`,

@@ -7,7 +7,7 @@
 import junitModule, { type Builder } from "junit-report-builder";
 import type { RunSummary } from "./summary.ts";
 import type { Comparison } from "../compare/compare-runs.ts";
-import { formatChange, formatValue } from "../compare/compare-markdown.ts";
+import { formatChange, formatInterval, formatTolerance, formatValue } from "../compare/compare-markdown.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import { formatObserved } from "./format-observed.ts";
 
@@ -45,10 +45,9 @@ function comparisonSuite(builder: ReturnType<Builder["newBuilder"]>, summary: Ru
       .property("candidate", formatValue(m, m.candidate))
       .property("change", formatChange(m))
       .property("verdict", m.verdict);
-    const range = m.interval ? `, interval [${formatChange(m, m.interval.low)}, ${formatChange(m, m.interval.high)}]` : "";
     if (m.verdict === "regressed") {
       testCase.failure(
-        `regressed: ${formatValue(m, m.baseline)} -> ${formatValue(m, m.candidate)} (${formatChange(m)}${range}; tolerance ${m.changeKind === "relative" ? `${(m.tolerance * 100).toFixed(1)}%` : formatChange(m, m.tolerance)})`,
+        `regressed: ${formatValue(m, m.baseline)} -> ${formatValue(m, m.candidate)} (${formatChange(m)}, ${formatInterval(m)}; tolerance ${formatTolerance(m)})`,
         "Regressed",
       );
     } else if (m.verdict === "not judged") {
