@@ -9,30 +9,13 @@ import {
   type SavedBaseline,
 } from "../../lib/harness/compare/baselines.ts";
 import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
-import { DIGEST_FILE, type RunDigest } from "../../lib/harness/compare/run-digest.ts";
+import { DIGEST_FILE } from "../../lib/harness/compare/run-digest.ts";
 import { EXIT, HarnessError } from "../../lib/harness/exit-codes.ts";
+import { digest } from "./compare-fixtures.ts";
 
-const DIGEST: RunDigest = {
-  version: 1,
-  identity: {
-    runId: "20261125T000000Z-partner-mix-abcd",
-    startedAt: "2026-11-25T00:00:00.000Z",
-    scenarios: ["partner-mix"],
-    profile: "steady",
-    duration: "30s",
-    seed: 1,
-    trafficModel: "default",
-    sloTable: "default",
-    target: { kind: "embedded" },
-    harnessVersion: "0.1.0",
-  },
-  verdict: "pass",
-  seconds: 30,
-  endpoints: {
-    priceList: { requests: 3, errors: 0, throttles: 0, latency: LatencyHistogram.of([20, 21, 22]).encode() },
-  },
-  extensions: {},
-};
+const DIGEST = digest({
+  priceList: { requests: 3, errors: 0, throttles: 0, latency: LatencyHistogram.of([20, 21, 22]).encode() },
+});
 
 /** A run directory as the harness leaves it, as far as baselines read it. */
 async function runDir(): Promise<string> {

@@ -2,39 +2,12 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { prng as random } from "../../lib/harness/churn/schedule.ts";
 import { compareRuns, NotComparableError, type Comparison } from "../../lib/harness/compare/compare-runs.ts";
 import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
-import type { EndpointDigest, RunDigest, RunIdentity } from "../../lib/harness/compare/run-digest.ts";
+import type { RunIdentity } from "../../lib/harness/compare/run-digest.ts";
 import { DEFAULT_TOLERANCES, mergeTolerances, readTolerances } from "../../lib/harness/compare/tolerances.ts";
 import { EXIT, HarnessError } from "../../lib/harness/exit-codes.ts";
-
-/** Latencies like a service with a 20 ms floor and a long tail (ms). */
-function latencies(n: number, seed: number, factor = 1): number[] {
-  const r = random(seed);
-  return Array.from({ length: n }, () => (20 + 3 * -Math.log(1 - r())) * factor);
-}
-
-function endpoint(n: number, seed: number, factor = 1, errors = 0): EndpointDigest {
-  return { requests: n, errors, throttles: 0, latency: LatencyHistogram.of(latencies(n, seed, factor)).encode() };
-}
-
-const IDENTITY: RunIdentity = {
-  runId: "run-a",
-  startedAt: "2026-11-25T00:00:00.000Z",
-  scenarios: ["partner-mix"],
-  profile: "steady",
-  duration: "30s",
-  seed: 1,
-  trafficModel: "default",
-  sloTable: "default",
-  target: { kind: "embedded" },
-  harnessVersion: "0.1.0",
-};
-
-function digest(endpoints: Record<string, EndpointDigest>, over: Partial<RunDigest> = {}): RunDigest {
-  return { version: 1, identity: IDENTITY, verdict: "pass", seconds: 60, endpoints, extensions: {}, ...over };
-}
+import { digest, endpoint, IDENTITY, latencies } from "./compare-fixtures.ts";
 
 const tolerances = mergeTolerances({});
 const flagged = (c: Comparison) => c.metrics.filter((m) => m.verdict === "regressed" || m.verdict === "improved");
