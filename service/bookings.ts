@@ -1,13 +1,14 @@
 /**
- * Bookings and their state machine (decisions.md): reserved -> confirm -> approved (instant types) or waiting
- * (then approved or rejected by the supplier after SUPPLIER_DECISION_SECONDS); cancel on reserved or approved ->
- * cancellation request (pending) -> cancelled after CANCELLATION_APPROVAL_SECONDS; reserved for 5 days -> expired.
- * Every state change happens synchronously (no await between check and write), so concurrent requests never see
- * a half-applied booking and a confirm race on the last seat has exactly one winner. The defects
+ * Bookings and their state machine (docs/contract-gaps.md, Booking states): reserved -> confirm -> approved (instant
+ * types) or waiting (then approved or rejected by the supplier after SUPPLIER_DECISION_SECONDS); cancel on reserved or
+ * approved -> cancellation request (pending) -> cancelled after CANCELLATION_APPROVAL_SECONDS; reserved for 5 days ->
+ * expired. Every state change happens synchronously (no await between check and write), so concurrent requests never
+ * see a half-applied booking and a confirm race on the last seat has exactly one winner. The defects
  * booking-oversell-race and booking-double-confirm put an await back in on purpose.
  */
 import { randomUUID } from "node:crypto";
 import {
+  ALTERNATIVES_LOOKAHEAD,
   ERROR_CODES,
   RESERVED_BOOKING_LIFETIME_SECONDS,
   expectedAlternatives,
@@ -296,9 +297,14 @@ export class BookingService {
     let alternatives: Alternatives | undefined;
     if (enabled) {
       const wide = state.defects.on("alternatives-beyond-window");
+      // The defect scans 3 days and takes 2 dates more than spec Part 8 allows (10, 6 and 5 for 7, 3 and 3).
       const lookahead = wide
-        ? { timeslottedDays: 10, nonTimeslottedDays: 6, nonTimeslottedMaxDates: 5 }
-        : { timeslottedDays: 7, nonTimeslottedDays: 3, nonTimeslottedMaxDates: 3 };
+        ? {
+            timeslottedDays: ALTERNATIVES_LOOKAHEAD.timeslottedDays + 3,
+            nonTimeslottedDays: ALTERNATIVES_LOOKAHEAD.nonTimeslottedDays + 3,
+            nonTimeslottedMaxDates: ALTERNATIVES_LOOKAHEAD.nonTimeslottedMaxDates + 2,
+          }
+        : ALTERNATIVES_LOOKAHEAD;
       const timeslotted = b.pt.timeslots.length > 0;
       const inventory = this.snapshot(b, timeslotted ? lookahead.timeslottedDays : lookahead.nonTimeslottedDays);
       const booking = { date: formatDay(b.day), timeslot: timeslotted ? b.pt.timeslots[b.ts] : undefined };

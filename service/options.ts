@@ -16,7 +16,7 @@ import { parseFaults } from "./faults.ts";
 import { HttpError } from "./http.ts";
 import type { FaultConfig } from "./state.ts";
 
-/** `all`: every control path of the reference service; `required`: only the hooks decisions.md requires. */
+/** `all`: every control path of the reference service; `required`: only the hooks docs/contract-gaps.md requires. */
 export const HOOK_MODES = ["all", "required"] as const;
 export type HookMode = (typeof HOOK_MODES)[number];
 
@@ -45,9 +45,10 @@ export interface ServiceOptions {
   /** Hooks that answer 404 as if the service lacked them: proves `harness hooks check` names a missing hook. */
   disabledHooks: TestHookName[];
   /**
-   * Virtual seconds a reservation holds its seats; null: for its whole life (decisions.md). Shorter models a service
-   * whose holds lapse (a cart hold): the booking stays `reserved`, and its confirm needs seats free again (spec 7.2's
-   * "a capacity limit reached"), so a failed confirm can be provoked through the public API alone.
+   * Virtual seconds a reservation holds its seats; null: for its whole life (docs/contract-gaps.md, Booking states).
+   * Shorter models a service whose holds lapse (a cart hold): the booking stays `reserved`, and its confirm needs seats
+   * free again (spec 7.2's "a capacity limit reached"), so a failed confirm can be provoked through the public API
+   * alone.
    */
   holdSeconds: number | null;
   /**

@@ -1,6 +1,6 @@
 /**
- * Webhook delivery per decisions.md: Standard Webhooks headers, `v1,<base64 HMAC-SHA256 of id.timestamp.body>`
- * with the partner's secret (whsec_ prefix stripped, base64-decoded), body {type, timestamp, data}.
+ * Webhook delivery per docs/contract-gaps.md (Webhooks): Standard Webhooks headers, `v1,<base64 HMAC-SHA256 of
+ * id.timestamp.body>` with the partner's secret (whsec_ prefix stripped, base64-decoded), body {type, timestamp, data}.
  * Success = 2xx within 20 s. Retries after 1, 2, 4, 8, 16, 32, 64 minutes then daily for 3 days (each divided by
  * the time scale, on real timers so that a clock jump does not fire them), then the endpoint is disabled; 410
  * disables at once. Delivery never blocks the request that caused the event: emit() only queues.

@@ -3,9 +3,10 @@
  * The reference service calls it with live inventory at the instant of a failed confirmation; the harness calls it
  * with the ground truth it reads right after a 422 and compares. Runtime-neutral (Node and k6).
  *
- * Inventory terms follow decisions.md: per date, and per timeslot where timeslotted, a `remaining` capacity and
- * optional per-category caps; `qty` = the largest quantity any single price category could book there (rule 8).
- * "Within the next three days" and "up to 7 days forward" count calendar days after the requested date.
+ * Inventory terms follow docs/contract-gaps.md (Inventory and alternatives): per date, and per timeslot where
+ * timeslotted, a `remaining` capacity and optional per-category caps; `qty` = the largest quantity any single price
+ * category could book there (rule 8). "Within the next three days" and "up to 7 days forward" count calendar days after
+ * the requested date.
  */
 import { ALTERNATIVES_LOOKAHEAD } from "./limits.ts";
 import type { AlternativeTimeslot, Alternatives, NearbyDate } from "./types.ts";

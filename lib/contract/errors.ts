@@ -1,4 +1,7 @@
-/** Error codes: 429's is the spec's (7.1); the others are decisions.md's choices for the gaps of spec 7.3. */
+/**
+ * Error codes: 429's is the spec's (7.1); the others fill the gaps of spec 7.3 (docs/contract-gaps.md, Wire format and
+ * error codes).
+ */
 export const ERROR_CODES = {
   invalidParams: "invalid_params",
   malformedJson: "malformed_json",

@@ -200,7 +200,8 @@ export function diffKeys(value: object, expected: KeySet): KeyDiff {
 }
 
 /**
- * What each endpoint answers on success: the envelope (decisions.md) and the key set of its resource (spec Part 2).
+ * What each endpoint answers on success: the envelope (docs/contract-gaps.md, Lists and pagination) and the key set of
+ * its resource (spec Part 2).
  * `exact` key sets must match exactly; the booking detail's are a minimum (spec 2.8 lists only some of its keys).
  * Restrictions and config have no key set in the spec (2.12).
  */

@@ -1,4 +1,4 @@
-/** The numeric limits of spec Part 8 and the defaults of decisions.md. */
+/** The numeric limits of spec Part 8 and the defaults that fill its gaps (docs/contract-gaps.md). */
 
 export const RATE_LIMIT = {
   /** Requests per window per API key, one allowance shared by the six listed GET endpoints. */

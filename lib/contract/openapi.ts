@@ -1,7 +1,7 @@
 /**
  * The two published OpenAPI 3.1 documents, built from lib/contract so that they cannot drift from it:
  * - the partner API (docs/partner-api.openapi.yaml): ENDPOINTS, the key sets of spec Part 2 (key-sets.ts),
- *   decisions.md's envelopes, error codes and parameters, the rate-limit headers of spec Part 8;
+ *   the envelopes, error codes and parameters of docs/contract-gaps.md, the rate-limit headers of spec Part 8;
  * - the test hooks (docs/test-hooks.openapi.yaml): TEST_HOOKS with the level of each hook in `x-atd-level`.
  * scripts/openapi.ts writes them as YAML; the reference service serves them as JSON. Not exported from index.ts:
  * the k6 bundles have no use for them. Runtime-neutral: plain objects only.
@@ -151,11 +151,15 @@ function partnerParameters(): Json {
       { style: "form", explode: false },
     );
   return {
-    page: query("page", { type: "integer", minimum: 1, default: 1 }, "Page number, from 1 (decisions.md)."),
+    page: query(
+      "page",
+      { type: "integer", minimum: 1, default: 1 },
+      "Page number, from 1 (docs/contract-gaps.md, Lists and pagination).",
+    ),
     per_page: query(
       "per_page",
       { type: "integer", minimum: 1, maximum: PAGINATION.maxPerPage, default: PAGINATION.defaultPerPage },
-      `Items per page, default ${PAGINATION.defaultPerPage}, at most ${PAGINATION.maxPerPage} (decisions.md).`,
+      `Items per page, default ${PAGINATION.defaultPerPage}, at most ${PAGINATION.maxPerPage} (docs/contract-gaps.md, Lists and pagination).`,
     ),
     language: query("language", { type: "string" }, "Language of the returned content (GET /v2/config lists them)."),
     productFields: fields(PRODUCT_DETAIL_KEYS),
@@ -295,12 +299,12 @@ export function partnerApiDocument(): OpenApiDocument {
   const Link = s.object(
     { rel: s.string(), href: s.string(), method: s.string() },
     {},
-    { description: "decisions.md: every link is {rel, href, method}." },
+    { description: "Every link is {rel, href, method} (docs/contract-gaps.md, Links)." },
   );
   const Links = s.array(Link);
   const SelfLinks = s.array(Link, {
     contains: { type: "object", required: ["rel"], properties: { rel: { const: "self" } } },
-    description: "The answer's links; `self` is always present (decisions.md).",
+    description: "The answer's links; `self` is always present (docs/contract-gaps.md, Links).",
   });
   const Translated = s.record(s.string(), { description: "Text by language code." });
   const Pagination = s.object(
@@ -317,7 +321,9 @@ export function partnerApiDocument(): OpenApiDocument {
     { timeslot: wire.timeslot(), available: s.boolean(), remaining: s.integer() },
     {},
   );
-  const status = s.enumOf(BOOKING_STATUSES, { description: "decisions.md's booking states." });
+  const status = s.enumOf(BOOKING_STATUSES, {
+    description: "The booking states of docs/contract-gaps.md (Booking states).",
+  });
   const AlternativeTimeslot = s.object(
     { timeslot: wire.timeslot(), qty: s.integer({ minimum: 0 }) },
     {},
@@ -364,7 +370,10 @@ export function partnerApiDocument(): OpenApiDocument {
       partnerReference: s.string({ maxLength: 100 }),
       infants: s.integer({ minimum: 0, ...reference }),
     },
-    { description: "Spec 4.3 names adults, customer and options; the rest is decisions.md's (types.ts)." },
+    {
+      description:
+        "Spec 4.3 names adults, customer and options; the rest is this project's (docs/contract-gaps.md, Booking request).",
+    },
   );
 
   const common = {
@@ -375,7 +384,7 @@ export function partnerApiDocument(): OpenApiDocument {
     createdAt: wire.timestamp().json,
     validFrom: wire.date().json,
     validThrough: wire.date().json,
-    basePrice: wire.decimal({ description: "Money as a decimal string (decisions.md)." }).json,
+    basePrice: wire.decimal({ description: "Money as a decimal string (docs/contract-gaps.md, Formats)." }).json,
     currency: wire.currency().json,
     typeName: s.string().json,
     typeUuid: wire.uuid().json,
@@ -447,9 +456,16 @@ export function partnerApiDocument(): OpenApiDocument {
   const SelfDescription = s.object(
     {},
     {},
-    { description: "decisions.md: a JSON body describing methods, parameters and the resource's keys." },
+    {
+      description:
+        "A JSON body describing methods, parameters and the resource's keys (docs/contract-gaps.md, OPTIONS).",
+    },
   );
-  const ErrorEnvelope = errorEnvelope(s.string().json, Links.json, "decisions.md: the envelope of every failure.");
+  const ErrorEnvelope = errorEnvelope(
+    s.string().json,
+    Links.json,
+    "The envelope of every failure (docs/contract-gaps.md, Wire format and error codes).",
+  );
 
   const named: Record<string, JsonSchema> = {
     Link: Link.json,
@@ -481,7 +497,7 @@ export function partnerApiDocument(): OpenApiDocument {
 
   const list = (item: JsonSchema): JsonSchema => ({
     type: "object",
-    description: "decisions.md's list envelope.",
+    description: "The list envelope (docs/contract-gaps.md, Lists and pagination).",
     required: ["data", "meta", "links"],
     properties: {
       data: { type: "array", items: item },
@@ -491,7 +507,7 @@ export function partnerApiDocument(): OpenApiDocument {
   });
   const detail = (data: JsonSchema): JsonSchema => ({
     type: "object",
-    description: "decisions.md's detail envelope.",
+    description: "The detail envelope (docs/contract-gaps.md, Lists and pagination).",
     required: ["data", "links"],
     properties: { data, links: SelfLinks.json },
   });
@@ -598,13 +614,13 @@ export function partnerApiDocument(): OpenApiDocument {
     const item = (paths[spec.path] ??= {}) as Json;
     item[spec.method.toLowerCase()] = operation;
   }
-  // OPTIONS on every path (decisions.md): the path describes itself.
+  // OPTIONS on every path (docs/contract-gaps.md, OPTIONS): the path describes itself.
   for (const item of Object.values(paths) as Json[]) {
     const first = Object.values(item)[0] as Json;
     const pathParams = (first.parameters as Json[]).filter((p) => p.in === "path");
     item.options = {
       operationId: `describe_${String(first.operationId)}`,
-      summary: "The path's methods, parameters and the resource's keys (decisions.md).",
+      summary: "The path's methods, parameters and the resource's keys (docs/contract-gaps.md, OPTIONS).",
       tags: first.tags,
       parameters: pathParams,
       responses: {
@@ -627,12 +643,12 @@ export function partnerApiDocument(): OpenApiDocument {
       title: "Attractions, tours and activities partner API",
       version: "2.1",
       description:
-        "The partner API of interface-spec.md with the gaps filled as in decisions.md, generated from lib/contract " +
-        "(scripts/openapi.ts; do not edit by hand). Key sets are spec Part 2's: `required` and, where the spec's set " +
-        "is exact, `additionalProperties: false`; `false` marks a key the spec forbids. Types are given only where " +
-        "the spec or decisions.md fixes them. Parameters and fields marked `x-atd-level: reference` are the " +
-        `reference service's own choices. The reference service serves this document at GET ${PARTNER_API_DOCUMENT_PATH} ` +
-        "on the API listener, with the key like every path.",
+        "The partner API of interface-spec.md with the gaps filled as docs/contract-gaps.md says, generated from " +
+        "lib/contract (scripts/openapi.ts; do not edit by hand). Key sets are spec Part 2's: `required` and, where " +
+        "the spec's set is exact, `additionalProperties: false`; `false` marks a key the spec forbids. Types are " +
+        "given only where the spec or docs/contract-gaps.md fixes them. Parameters and fields marked " +
+        "`x-atd-level: reference` are the reference service's own choices. The reference service serves this " +
+        `document at GET ${PARTNER_API_DOCUMENT_PATH} on the API listener, with the key like every path.`,
     },
     servers: [
       {
@@ -668,7 +684,7 @@ export function partnerApiDocument(): OpenApiDocument {
         RateLimitRemaining: limitHeader("Requests left in the current window.", { type: "integer", minimum: 0 }),
         RateLimitRemainingZero: limitHeader("0 (spec 7.1).", { type: "integer", const: 0 }),
         RateLimitReset: {
-          description: "UNIX seconds at which the allowance resets (decisions.md).",
+          description: "UNIX seconds at which the allowance resets (docs/contract-gaps.md, Rate limit).",
           required: false,
           schema: { type: "integer", minimum: 0 },
         },
@@ -676,7 +692,10 @@ export function partnerApiDocument(): OpenApiDocument {
           type: "integer",
           minimum: 0,
         }),
-        RetryAfter: limitHeader("Whole seconds to wait, at least 1 (decisions.md).", { type: "integer", minimum: 1 }),
+        RetryAfter: limitHeader("Whole seconds to wait, at least 1 (docs/contract-gaps.md, Rate limit).", {
+          type: "integer",
+          minimum: 1,
+        }),
         Allow: limitHeader("The methods the path offers.", { type: "string" }),
       },
       responses: withRefs(errorResponses, names),
@@ -724,11 +743,12 @@ export function testHooksDocument(): OpenApiDocument {
       title: "Test hooks (control API) of the partner API",
       version: "1.0",
       description:
-        "The control API of decisions.md: a separate listener in test environments only, guarded by " +
-        `${HEADERS.control}. \`x-atd-level: required\` marks what any implementation must offer (and all a scenario ` +
-        "may need); `reference` marks optional extensions of the reference service (also on answer fields only it " +
-        "gives). Generated from lib/contract/test-hooks.ts (scripts/openapi.ts; do not edit by hand). The reference " +
-        `service serves it at GET ${TEST_HOOKS_DOCUMENT_PATH} on the control listener.`,
+        "The control API of docs/contract-gaps.md (Control API (test hooks)): a separate listener in test " +
+        `environments only, guarded by ${HEADERS.control}. \`x-atd-level: required\` marks what any implementation ` +
+        "must offer (and all a scenario may need); `reference` marks optional extensions of the reference service " +
+        "(also on answer fields only it gives). Generated from lib/contract/test-hooks.ts (scripts/openapi.ts; do " +
+        "not edit by hand). The reference service serves it at GET " +
+        `${TEST_HOOKS_DOCUMENT_PATH} on the control listener.`,
     },
     servers: [
       {

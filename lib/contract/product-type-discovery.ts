@@ -15,7 +15,7 @@
 import { isRecord } from "./index.ts";
 import { parseControlProductTypes, type ControlProductType } from "./hot-set.ts";
 
-/** The products list's largest page (decisions.md: per_page at most 100). */
+/** The products list's largest page (docs/contract-gaps.md, Lists and pagination: per_page at most 100). */
 export const WALK_PAGE_SIZE = 100;
 /** Products read at most by one walk: a bound on its requests (about three per product), not a catalogue size. */
 export const MAX_WALK_PRODUCTS = 40;

@@ -109,12 +109,12 @@ export const s = {
 };
 
 /**
- * The wire formats decisions.md fixes, as patterns a validator checks (formats alone are only annotations). Plain
- * string constants, so literal schemas can name them and still be dropped by tree-shaking.
+ * The wire formats docs/contract-gaps.md fixes (Formats), as patterns a validator checks (formats alone are only
+ * annotations). Plain string constants, so literal schemas can name them and still be dropped by tree-shaking.
  */
 export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
-/** ISO 8601 in UTC (decisions.md: timestamps ISO 8601 UTC). */
+/** ISO 8601 in UTC (docs/contract-gaps.md, Formats). */
 export const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?Z$";
 /** Money as a decimal string. */
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";

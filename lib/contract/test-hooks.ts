@@ -4,14 +4,14 @@
  * from this table (scripts/openapi.ts), and the reference service's answers are validated against it.
  *
  * Levels:
- * - `required`: what decisions.md's "Control API" section requires of any implementation that offers hooks
- *   (health, reset, inventory read and write, product and product-type changes, partner settings, clock, events).
- *   No scenario may need more than these.
+ * - `required`: what docs/contract-gaps.md ("Control API (test hooks)") requires of any implementation that offers
+ *   hooks (health, reset, inventory read and write, product and product-type changes, partner settings, clock,
+ *   events). No scenario may need more than these.
  * - `reference`: optional extensions only the reference service offers (product-type discovery, partner listing,
  *   supplier-side booking changes, rate-limit settings, faults, defects, metrics, this document). Each has a fallback
- *   through the public API or is used only by the reference service's own tests. decisions.md does list
- *   `PUT /__control/faults` and `PUT /__control/defects`, but "used only to prove that the harness catches" wrong
- *   behaviours: their names and effects are the reference service's own (another service has other bugs), and no
+ *   through the public API or is used only by the reference service's own tests. docs/contract-gaps.md does name
+ *   `PUT /__control/faults` and `PUT /__control/defects`, but only as the means to prove that the harness catches
+ *   wrong behaviours: their names and effects are the reference service's own (another service has other bugs), and no
  *   scenario needs them, only the defect-proof tests do. So they are reference extensions here.
  *
  * Every JSON answer is `{"data": <answer>}`; failures use the partner API's error envelope. Answers are open objects:
@@ -37,7 +37,8 @@ const COUNT = { type: "integer", minimum: 0 } as const;
 
 export const CapsSchema = {
   type: "object",
-  description: "Per-category caps of one slot: at most this many of the category per booking (decisions.md).",
+  description:
+    "Per-category caps of one slot: at most this many of the category per booking (docs/contract-gaps.md, Inventory and alternatives).",
   properties: { adults: COUNT, children: COUNT, seniors: COUNT },
 } as const;
 
@@ -239,7 +240,7 @@ export const ClockChangeSchema = {
 
 export const WebhookPayloadSchema = {
   type: "object",
-  description: "The body of a webhook delivery (decisions.md).",
+  description: "The body of a webhook delivery (docs/contract-gaps.md, Webhooks).",
   required: ["type", "timestamp", "data"],
   properties: {
     type: { type: "string", enum: WEBHOOK_EVENT_TYPES },

@@ -1,5 +1,5 @@
 /**
- * Wire types of the partner API: spec Part 2 for the resources, decisions.md for what the spec leaves open
+ * Wire types of the partner API: spec Part 2 for the resources, docs/contract-gaps.md for what the spec leaves open
  * (envelopes, links, errors, booking states). Fields the spec leaves untyped are `unknown` here on purpose.
  */
 

@@ -459,8 +459,9 @@ export function checkRateLimitHeaders(res: ApiResponse<unknown>): boolean {
 }
 
 /**
- * The envelope of decisions.md and the key set of spec Part 2 for the endpoint (RESPONSE_SHAPES). Returns whether
- * the envelope held (the data can be used); a key-set mismatch fails its own check without stopping the caller.
+ * The envelope (docs/contract-gaps.md, Lists and pagination) and the key set of spec Part 2 for the endpoint
+ * (RESPONSE_SHAPES). Returns whether the envelope held (the data can be used); a key-set mismatch fails its own check
+ * without stopping the caller.
  */
 export function checkShape(res: ApiResponse<unknown>): boolean {
   const info = checksOf(res.endpoint);

@@ -41,9 +41,9 @@ export interface ExpectationRecorder {
 }
 
 /**
- * The recorder for one partner key. Which events a booking call causes follows decisions.md ("Booking states"): a
- * create emits the `reserved` status; a confirm emits the status it answers with, plus the tickets when that status is
- * `approved`; a cancel emits booking_data_updated (the cancellation request).
+ * The recorder for one partner key. Which events a booking call causes follows docs/contract-gaps.md (Booking states):
+ * a create emits the `reserved` status; a confirm emits the status it answers with, plus the tickets when that status
+ * is `approved`; a cancel emits booking_data_updated (the cancellation request).
  */
 const BOOKING_CALLS: ReadonlySet<string> = new Set(["bookingCreate", "bookingConfirm", "bookingCancel"]);
 

@@ -1,11 +1,11 @@
 /**
- * --hooks required: the control listener answers only what decisions.md requires of any implementation, so the
- * reference service looks like a service the harness has never seen. What is required comes from the published
- * contract (TEST_HOOKS in lib/contract/test-hooks.ts, level "required"), so this mode and the contract cannot drift.
+ * --hooks required: the control listener answers only what docs/contract-gaps.md requires of any implementation, so the
+ * reference service looks like a service the harness has never seen. What is required comes from the published contract
+ * (TEST_HOOKS in lib/contract/test-hooks.ts, level "required"), so this mode and the contract cannot drift.
  *
- * Faults and defects: decisions.md lists PUT /__control/faults and /__control/defects, but the contract classes them
- * as reference extensions (their names and effects are this service's own). So here they answer 404 like any unknown
- * path, and the defect-proof tests switch defects on with the --defects start flag, which is not a hook.
+ * Faults and defects: docs/contract-gaps.md names PUT /__control/faults and /__control/defects, but the contract
+ * classes them as reference extensions (their names and effects are this service's own). So here they answer 404 like
+ * any unknown path, and the defect-proof tests switch defects on with the --defects start flag, which is not a hook.
  */
 import { TEST_HOOKS } from "../../lib/contract/test-hooks.ts";
 import type { HookMode } from "../options.ts";

@@ -121,7 +121,7 @@ describe("the reference service against the published OpenAPI documents", () => 
     expect([...check.covered].sort()).toEqual([...ENDPOINT_NAMES].sort());
   });
 
-  it("should answer the errors of decisions.md as the document says", async () => {
+  it("should answer the errors of docs/contract-gaps.md as the document says", async () => {
     await using svc = await start();
     const check = partnerChecker();
     check.expect("products", await api(svc, "/v2/products", { key: null }), 401);

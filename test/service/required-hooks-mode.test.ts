@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON read by the assertions */
 /**
  * The reference service dressed as a service the harness has never seen (issue 16, item 5): --hooks required answers
- * only the hooks decisions.md requires, --key-prefix renames the seeded keys and draws their features from the seed,
- * and --keys-file hands the keys over without the partner-listing hook.
+ * only the hooks docs/contract-gaps.md requires, --key-prefix renames the seeded keys and draws their features from the
+ * seed, and --keys-file hands the keys over without the partner-listing hook.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";

@@ -11,7 +11,7 @@ const check = (deliveries: Parameters<typeof attemptsByBody>[0], observedUntil =
   checkRetries(attemptsByBody(deliveries), { timeScale: SCALE, observedUntil });
 
 describe("retryWindow", () => {
-  it("should scale the schedule of decisions.md by the time scale", () => {
+  it("should scale the schedule of docs/contract-gaps.md (Webhooks) by the time scale", () => {
     expect(retryWindow(1, 1)?.scheduledMs).toBe(60_000);
     expect(retryWindow(3, SCALE)?.scheduledMs).toBe(2000);
     expect(retryWindow(8, 1)?.scheduledMs).toBe(86_400_000);

@@ -39,7 +39,10 @@ import { NotReadyError } from "./not-ready-error.ts";
 /** Label on every container the harness starts, so a run (or a person) can find leftovers: docker ps -f label=... */
 export const TARGET_CONTAINER_LABEL = "atd-harness.role";
 
-/** The required hook every implementation has (decisions.md): the control side is up when it answers 200. */
+/**
+ * The required hook every implementation has (docs/contract-gaps.md, Control API (test hooks)): the control side is up
+ * when it answers 200.
+ */
 export const CONTROL_HEALTH_PATH = "/__control/health";
 
 const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;

@@ -275,7 +275,7 @@ export class HooksClient {
     return parsed.data;
   }
 
-  // The hooks decisions.md requires of any implementation.
+  // The hooks any implementation must offer (docs/contract-gaps.md, Control API (test hooks)).
 
   health(): Promise<TestHookAnswer<"health">> {
     return this.call("health", {});

@@ -1,9 +1,9 @@
 /**
- * Checks the invariants scenario's history (one OperationRecord per operation) after the run, Jepsen-style:
- * per booking, is there an order of its operations, consistent with real time (an operation that completed before
- * another was invoked comes first), in which the booking state machine of decisions.md gives every answer that was
- * observed? Operations without an answer (status 0) are indeterminate: they may have taken effect or not. Per slot,
- * confirmed seats never exceed the capacity last offered; per race, exactly one winner.
+ * Checks the invariants scenario's history (one OperationRecord per operation) after the run, Jepsen-style: per
+ * booking, is there an order of its operations, consistent with real time (an operation that completed before another
+ * was invoked comes first), in which the booking state machine (docs/contract-gaps.md, Booking states) gives every
+ * answer that was observed? Operations without an answer (status 0) are indeterminate: they may have taken effect or
+ * not. Per slot, confirmed seats never exceed the capacity last offered; per race, exactly one winner.
  */
 import type { OperationRecord } from "../../contract/index.ts";
 

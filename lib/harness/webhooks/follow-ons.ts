@@ -1,6 +1,6 @@
 /**
- * Events that follow by the contract from what the run itself did, although the service brings them about later on
- * its own (decisions.md, "Booking states"): a confirm answered `waiting` is later `approved` or `rejected` by the
+ * Events that follow by the contract from what the run itself did, although the service brings them about later on its
+ * own (docs/contract-gaps.md, Booking states): a confirm answered `waiting` is later `approved` or `rejected` by the
  * supplier, an approval issues vouchers (`booking_tickets_updated`), and a cancellation request ends `cancelled` once
  * approved. k6 logs only the operations it made; the harness derives their follow-ons here, after k6, so data still
  * flows one way (k6 logs -> join), and the sink expects these events instead of reporting them as unexpected.

@@ -85,9 +85,9 @@ export function join(input: JoinInput): JoinResult {
 }
 
 /**
- * Reserved bookings nobody confirmed or cancelled expire after five days (decisions.md). The harness moves the clock
- * past that at the end of the run; these are the bookings that must then report `expired`: last expected status
- * `reserved` and no cancellation request.
+ * Reserved bookings nobody confirmed or cancelled expire after five days (docs/contract-gaps.md, Booking states). The
+ * harness moves the clock past that at the end of the run; these are the bookings that must then report `expired`: last
+ * expected status `reserved` and no cancellation request.
  */
 export function bookingsLeftReserved(expectations: readonly Expectation[]): { key: number; resource: string }[] {
   const state = new Map<string, { key: number; resource: string; reserved: boolean; cancelled: boolean }>();

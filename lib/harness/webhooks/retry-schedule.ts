@@ -1,6 +1,6 @@
 /**
- * Retry conformance. decisions.md ("Webhooks"): retries after 1, 2, 4, 8, 16, 32, 64 minutes, then daily for 3 days,
- * each divided by the service's time scale; a 410 disables the endpoint at once. Attempts of one message keep its
+ * Retry conformance. docs/contract-gaps.md (Webhooks): retries after 1, 2, 4, 8, 16, 32, 64 minutes, then daily for 3
+ * days, each divided by the service's time scale; a 410 disables the endpoint at once. Attempts of one message keep its
  * webhook-id. The delay of a retry is measured from the sink's answer to the refused attempt (the sender schedules it
  * when the attempt ends) to the retry's arrival.
  */

@@ -1,6 +1,6 @@
 /**
- * The sink's part of the run's verdict. Each check names one rule of decisions.md ("Webhooks") and is proven to fail
- * on the reference service's defect that breaks it (test/k6/webhooks.test.ts); latency, loss and duplicates are
+ * The sink's part of the run's verdict. Each check names one rule of docs/contract-gaps.md (Webhooks) and is proven to
+ * fail on the reference service's defect that breaks it (test/k6/webhooks.test.ts); latency, loss and duplicates are
  * thresholds from the SLO table (follow-ons, which have no trigger time, count for loss only). Unexpected events are
  * reported, not judged: the run knows only what it triggered and what follows from that by the contract. The latency
  * distribution goes out as a histogram series (latency-series.ts).

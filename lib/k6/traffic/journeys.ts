@@ -155,7 +155,8 @@ export function booker(ctx: JourneyContext): void {
   if (decide(ratios.confirmRatio, n, POINT.confirm)) {
     if (!checkResponse(client.confirmBooking(uuid))) return;
     const booking = client.getBooking(uuid);
-    // Only an approved booking can be cancelled; one waiting for the supplier cannot (decisions.md).
+    // Only an approved booking can be cancelled; one waiting for the supplier cannot (docs/contract-gaps.md, Booking
+    // states).
     const approved = checkResponse(booking) && booking.data?.status === "approved";
     if (approved && decide(ratios.cancelConfirmedRatio, n, POINT.cancelConfirmed))
       checkResponse(client.cancelBooking(uuid));
