@@ -358,7 +358,7 @@ export class HooksCheck {
         const gone = await detail();
         if (gone.status !== 410) {
           throw new EffectMissing(
-            `GET /v2/product-types/${uuid} answered ${gone.status} after available false, not 410 (decisions.md: 410 gone)`,
+            `GET /v2/product-types/${uuid} answered ${gone.status} after available false, not 410 (docs/contract-gaps.md, Wire format and error codes: 410 gone)`,
           );
         }
         await this.#hooks.changeProductType(uuid, { available: true });
