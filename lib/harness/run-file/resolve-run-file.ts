@@ -221,7 +221,7 @@ function chooseEnvironment(runFile: RunFile, named: string | undefined): { name:
     if (!names.includes(named)) {
       const near = closest(named, names);
       throw usage(
-        `Failed to choose the environment ${named}: ${file} has no such environment (it has ${list}). Please use ${near ? `${near}, the closest,` : "one of them"} or add ${named} under environments`,
+        `Failed to choose the environment ${named}: ${file} has no such environment (it has ${list}). Please use ${near ? `${near}, the closest,` : "one of them"} or add ${named} under environments.`,
       );
     }
     return { name: named, chosenBy: "command line" };
