@@ -207,6 +207,17 @@ describe("readRunFile on bad files (exit 2, file:line:column)", () => {
     );
   });
 
+  it("should name the line and column of a wrong value and an unknown key in a JSON file", async () => {
+    const json = (environment: string) =>
+      `{\n  "version": 1,\n  "environments": {\n    "demo": ${environment}\n  }\n}\n`;
+    expect(await problem(json('{ "target": "url", "ceiling": "300" }'), "harness.json")).toBe(
+      "Failed to read the run file harness.json:4:43: environments.demo.ceiling must be a number of requests per minute per key, above 0. Please write it as e.g. ceiling: 300.",
+    );
+    expect(await problem(json('{ "target": "url", "baseURL": "https://x.example" }'), "harness.json")).toBe(
+      'Failed to read the run file harness.json:4:32: environments.demo has no key "baseURL". Please use baseUrl (the closest key it has).',
+    );
+  });
+
   it("should refuse a file of several YAML documents", async () => {
     expect(await problem("version: 1\n---\nversion: 1\n")).toBe(
       "Failed to read the run file harness.yaml:2:1: it holds more than one YAML document. Please keep one (drop the ---).",

@@ -98,25 +98,22 @@ const isSecret = (name: string): boolean => (RUN_FILE_SECRET_SETTINGS as readonl
 const TOP_KEYS = ["$schema", "version", "run", "defaults", "environments", "scenarios"];
 const SECRET_KEYS = ["env", "file"];
 
-/** What a part of the file is, by its path: which keys it allows and what its values must be. */
-type Part =
-  | { kind: "top" | "run" | "secret" | "other" }
-  | { kind: "defaults" | "environment" | "scenario"; section: RunFilePath };
+/** What a mapping of the file is, by its path: it decides which keys the mapping allows. */
+type Part = "top" | "run" | "defaults" | "environment" | "scenario" | "secret" | "other";
 
 function partOf(path: RunFilePath): Part {
   const [first, second, third, fourth] = path;
-  if (path.length === 0) return { kind: "top" };
-  if (first === "run" && path.length === 1) return { kind: "run" };
-  if (first === "defaults" && path.length === 1) return { kind: "defaults", section: ["defaults"] };
-  if ((first === "environments" || first === "scenarios") && path.length === 2 && typeof second === "string") {
-    return { kind: first === "environments" ? "environment" : "scenario", section: [first, second] };
+  if (path.length === 0) return "top";
+  if (first === "run" && path.length === 1) return "run";
+  if (first === "defaults" && path.length === 1) return "defaults";
+  if ((first === "environments" || first === "scenarios") && path.length === 2) {
+    return first === "environments" ? "environment" : "scenario";
   }
   const setting = first === "defaults" ? second : third;
   const under = first === "defaults" ? third : fourth;
-  if (typeof setting === "string" && isSecret(setting) && under === undefined && path.length >= 2) {
-    return { kind: "secret" };
-  }
-  return { kind: "other" };
+  return typeof setting === "string" && isSecret(setting) && under === undefined && path.length >= 2
+    ? "secret"
+    : "other";
 }
 
 /** The path of the setting (or rail) a node belongs to, and that setting's name. */
@@ -147,25 +144,25 @@ function unknownKey(parentPath: RunFilePath, key: string): string {
   const part = partOf(parentPath);
   const here = parentPath.length === 0 ? "the file" : dotted(parentPath);
   const named = `${here} has no key "${key}"`;
-  if (part.kind === "scenario" && (RUN_FILE_TARGET_SETTINGS as readonly string[]).includes(key)) {
+  if (part === "scenario" && (RUN_FILE_TARGET_SETTINGS as readonly string[]).includes(key)) {
     return `${dotted([...parentPath, key])} describes the target, which a scenario cannot change. Please move it to the environment it belongs to (environments.<name>.${key}) or to defaults`;
   }
-  if ((part.kind === "scenario" || part.kind === "defaults") && isRunFileRail(key)) {
+  if ((part === "scenario" || part === "defaults") && isRunFileRail(key)) {
     return `${dotted([...parentPath, key])} is a rail of an environment. Please move it under the environment it guards (environments.<name>.${key})`;
   }
-  if (part.kind === "top" && (isRunFileSetting(key) || isRunFileRail(key))) {
+  if (part === "top" && (isRunFileSetting(key) || isRunFileRail(key))) {
     return `${named}: ${key} is a setting. Please move it under defaults (every run) or under an environment`;
   }
   const allowed: readonly string[] =
-    part.kind === "top"
+    part === "top"
       ? TOP_KEYS
-      : part.kind === "run"
+      : part === "run"
         ? ["scenarios", "environment"]
-        : part.kind === "secret"
+        : part === "secret"
           ? SECRET_KEYS
-          : part.kind === "environment"
+          : part === "environment"
             ? [...RUN_FILE_SETTINGS, ...RUN_FILE_RAILS]
-            : part.kind === "scenario"
+            : part === "scenario"
               ? RUN_FILE_SETTINGS.filter((s) => !(RUN_FILE_TARGET_SETTINGS as readonly string[]).includes(s))
               : RUN_FILE_SETTINGS;
   const near = closest(key, allowed);
