@@ -374,6 +374,18 @@ environments:
     );
   });
 
+  it("should point at the key of a value left empty", async () => {
+    expect(await problem("version: 1\nenvironments:\n  demo:\n    ceiling:\n")).toBe(
+      "Failed to read the run file harness.yaml:4:5: environments.demo.ceiling must be a number of requests per minute per key, above 0. Please write it as e.g. ceiling: 300.",
+    );
+  });
+
+  it("should find a value under a key YAML reads as a number", async () => {
+    expect(await problem("version: 1\nenvironments:\n  2024:\n    ceiling: 0\n")).toBe(
+      "Failed to read the run file harness.yaml:4:14: environments.2024.ceiling must be a number of requests per minute per key, above 0. Please write it as e.g. ceiling: 300.",
+    );
+  });
+
   it("should refuse environment and scenario names a command line cannot pass", async () => {
     expect(await problem("version: 1\nenvironments:\n  my demo: {}\n")).toBe(
       'Failed to read the run file harness.yaml:3:3: environments has the name "my demo", which is not a name of letters, digits, ., _ and - (starting with a letter or digit). Please rename it.',

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import nodePath from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
-import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { closest, dotted, type RunFilePath } from "./run-file-names.ts";
@@ -78,18 +78,26 @@ class Positions {
   }
 
   #offsetOf(path: RunFilePath, keyOf: boolean): number | undefined {
-    if (path.length === 0) return isNode(this.#doc.contents) ? this.#doc.contents.range?.[0] : undefined;
-    const parent = this.#doc.getIn(path.slice(0, -1), true);
-    const last = path.at(-1);
-    if (isMap(parent)) {
-      const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === last);
-      if (!pair || !isPair(pair)) return undefined;
-      const value = pair.value;
-      if (!keyOf && isNode(value) && value.range && !(isScalar(value) && value.value === null)) return value.range[0];
-      return isNode(pair.key) ? pair.key.range?.[0] : undefined;
+    let node: unknown = this.#doc.contents;
+    let key: unknown;
+    for (const step of path) {
+      if (isMap(node)) {
+        // By String: a key such as 2024 is a number in YAML and a string in the data ajv saw.
+        const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(step));
+        if (!pair) return undefined;
+        key = pair.key;
+        node = pair.value;
+      } else if (isSeq(node) && typeof step === "number") {
+        key = undefined;
+        node = node.items[step];
+      } else {
+        return undefined;
+      }
     }
-    const node = this.#doc.getIn(path, true);
-    return isNode(node) ? node.range?.[0] : undefined;
+    // An empty value (`ceiling:`) has no place of its own worth pointing at: its key is.
+    const empty = !isNode(node) || (isScalar(node) && node.value === null);
+    const target = keyOf || empty ? key : node;
+    return isNode(target) ? target.range?.[0] : undefined;
   }
 }
 
