@@ -12,6 +12,7 @@ import exec from "k6/execution";
 import type { Options } from "k6/options";
 import { addDays, todayUtc } from "../lib/contract/index.ts";
 import { loadConfig } from "../lib/k6/config.ts";
+import { rateCapOption } from "../lib/k6/options.ts";
 import { partnerClient, setupClient } from "../lib/k6/partner.ts";
 import { capacityScenario } from "../lib/contract/profiles.ts";
 
@@ -20,6 +21,7 @@ const config = { ...loadConfig(__ENV), profile: "capacity" };
 export const options: Options = {
   scenarios: { capacity: { ...capacityScenario(config.duration, config.capacityRates), exec: "default" } },
   summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
+  ...rateCapOption(config),
 };
 
 interface Target {

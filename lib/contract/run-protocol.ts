@@ -49,6 +49,12 @@ export const K6_ENV = {
    * outside and the checks that need one are not judged.
    */
   reservationHoldSeconds: "ATD_RESERVATION_HOLD_SECONDS",
+  /**
+   * A hard cap on this k6 process's HTTP requests per second, all VUs and endpoints together (k6's own `rps` option):
+   * the environment's per-key ceiling times the process's keys, set by the harness in shared and production
+   * environments (lib/harness/plan/rails.ts). Absent: no cap.
+   */
+  maxRps: "ATD_MAX_RPS",
 } as const;
 
 /** A failed check logs `<marker>{"check": name, "problem": text}` once per distinct problem per VU. */

@@ -5,6 +5,7 @@
  */
 import type { K6_ENV } from "../contract/index.ts";
 import type { CoverageLevel, NotJudged } from "./coverage.ts";
+import type { EnvironmentRails } from "./plan/environment-rails.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
 import type { CheckVerdict, Outcome, ThresholdVerdict } from "./verdict.ts";
 
@@ -27,6 +28,8 @@ export interface RunContext {
   harnessKey: string | undefined;
   /** Public API only: what the operator states about the target, since no hook can tell (--alternatives-keys...). */
   publicApi: PublicApiFacts;
+  /** The run file's environment and its rails (production, shared...); undefined: none. */
+  environment?: EnvironmentRails;
 }
 
 export interface PublicApiFacts {

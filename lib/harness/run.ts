@@ -38,6 +38,8 @@ import {
   type RunExtension,
 } from "./run-extension.ts";
 import { partitionKeys, traitsOf } from "./scenario-traits.ts";
+import type { EnvironmentRails } from "./plan/environment-rails.ts";
+import { environmentLine, environmentReport, k6RpsCaps, type EnvironmentReport } from "./plan/rails.ts";
 import { ComposeTarget } from "./targets/compose-target.ts";
 import { ContainerTarget } from "./targets/container-target.ts";
 import { EmbeddedTarget, StartedEmbeddedTarget } from "./targets/embedded-target.ts";
@@ -94,6 +96,12 @@ export interface RunRequest {
    * every report); a regression fails the run (exit 1). Found and checked comparable before the run (exit 2).
    */
   baseline?: PreparedBaseline;
+  /**
+   * The run file's environment, checked by lib/harness/plan/rails.ts before the run: its per-key ceiling becomes each
+   * k6 process's `rps` cap (ATD_MAX_RPS), extensions read it (production bookings are cancelled and listed), and
+   * summary.json and the verdict say which environment held. Undefined: no rails.
+   */
+  environment?: EnvironmentRails;
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
   /** Aborts the run (Ctrl-C). */
@@ -377,6 +385,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   const started: RunExtension[] = [];
   const skipped: NonNullable<RunSummary["skipped"]> = [];
   let runLevel: CoverageLevel | undefined;
+  let environment: EnvironmentReport | undefined;
   /** What the run is doing, for the message of an unexpected error. */
   let phase = "build the scenarios";
   try {
@@ -428,10 +437,17 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       level,
       harnessKey,
       publicApi: publicApiFacts(request.publicApi, keys),
+      ...(request.environment === undefined ? {} : { environment: request.environment }),
     };
 
     phase = "start the extensions";
     const keysByScenario = partitionKeys(scenarios, ctx.keys);
+    // The environment's ceiling, held by k6 itself: each process's cap from its share of the keys.
+    const rpsCaps = request.environment ? k6RpsCaps(request.environment, keysByScenario, request.segments) : {};
+    if (request.environment) {
+      environment = environmentReport(request.environment, scenarios, rpsCaps);
+      request.say(`  ${environmentLine(environment)}`);
+    }
     let apiUrl = target.apiUrl;
     let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
     for (const extension of request.extensions) {
@@ -482,6 +498,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
             ...run,
             script: bundles.get(scenario) as string,
             keys: keysByScenario.get(scenario) ?? [],
+            extraSettings:
+              rpsCaps[scenario] === undefined ? extraSettings : { ...extraSettings, maxRps: String(rpsCaps[scenario]) },
             boundSeconds: (traitsOf(scenario).ownDurationSeconds ?? ownProfileSeconds(scenario)) + K6_OVERHEAD_SECONDS,
           },
           stop.signal,
@@ -591,6 +609,10 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       k6: k6Path ? path.basename(k6Path) : undefined,
       node: process.version,
       ...(runLevel === undefined ? {} : { level: runLevel }),
+      // A run that stopped before its keys were known still says which environment held it (no k6 caps yet).
+      ...(request.environment === undefined
+        ? {}
+        : { environment: environment ?? environmentReport(request.environment, request.scenarios, {}) }),
       inputs,
     },
     verdict: exitCode === EXIT.pass ? "pass" : "fail",

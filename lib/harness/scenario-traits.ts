@@ -26,6 +26,16 @@ export interface ScenarioTraits {
   profile?: string;
   /** Extensions on by default in a run with this scenario (--no-webhooks, --no-churn turn them off). */
   defaultExtensions?: readonly ("webhooks" | "churn")[];
+  /**
+   * The scenario only reads (GET requests, setup() included) and creates, confirms or cancels no booking: it may run
+   * in a production environment (lib/harness/plan/rails.ts). Anything else needs --allow-production-bookings there.
+   */
+  readOnly?: boolean;
+  /**
+   * The scenario's own 429s are its point (it spends allowances on purpose): exempt from a shared environment's
+   * ceiling, never run in production.
+   */
+  aboutThrottling?: boolean;
 }
 
 const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false, splittable: true };
@@ -33,7 +43,19 @@ const DEFAULT_TRAITS: ScenarioTraits = { dedicatedKeys: 0, needsControl: false, 
 export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> = {
   // Exhausts and waits out allowances on purpose: its keys must be its own (scenarios/rate-limit.ts).
   // Its rules follow one key's allowance request by request: split runners would each see a part of it.
-  "rate-limit": { dedicatedKeys: 8, ownDurationSeconds: 15 * 60, splittable: false },
+  // Read-only: rule 4 reads GET /config and GET /bookings of its keys, it creates no booking.
+  "rate-limit": {
+    dedicatedKeys: 8,
+    ownDurationSeconds: 15 * 60,
+    splittable: false,
+    readOnly: true,
+    aboutThrottling: true,
+  },
+  // Product list and detail reads only.
+  smoke: { readOnly: true },
+  // The catalogue-sync persona alone: pages, details, product types, price calendars; its setup() seeds no booking
+  // (only a model with back-office weight does, lib/k6/traffic/setup.ts).
+  catalogue: { readOnly: true },
   // Sell slots out and read ground truth (alternatives), set capacity (invariants): with hooks through them, without
   // through the public API alone, selling a slot out with the run's own key. Not splittable: iterations pick their
   // slots by iteration number, which split k6 processes would repeat.
@@ -47,7 +69,8 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   // Drift is judged against the soak profile's constant rate; capacity steps through its own rate plan.
   // A soak is a day of partner traffic: webhooks and inventory changes included.
   soak: { profile: "soak", defaultExtensions: ["webhooks", "churn"] },
-  capacity: { profile: "capacity" },
+  // Single-date price reads only, setup() included.
+  capacity: { profile: "capacity", readOnly: true },
 };
 
 export function traitsOf(scenario: string): ScenarioTraits {

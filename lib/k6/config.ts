@@ -65,6 +65,23 @@ export interface K6Config {
    * ATD_ALTERNATIVES_KEYS.
    */
   alternativesKeys: number[] | undefined;
+  /**
+   * A hard cap on this process's HTTP requests per second (k6's `rps` option), from the environment's per-key ceiling;
+   * undefined: none. ATD_MAX_RPS.
+   */
+  maxRps: number | undefined;
+}
+
+function wholePositive(env: Env, name: string): number | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new ConfigError(
+      `Failed to configure the run: ${name}="${value}" is not a whole number of requests per second of at least 1. Please give e.g. 5, or unset it for no cap.`,
+    );
+  }
+  return n;
 }
 
 function indexList(env: Env, name: string): number[] | undefined {
@@ -180,6 +197,7 @@ export function loadConfig(env: Env): K6Config {
     harnessKey: env.ATD_HARNESS_KEY?.trim() || undefined,
     reservationHoldSeconds: positiveNumber(env, "ATD_RESERVATION_HOLD_SECONDS"),
     alternativesKeys: indexList(env, "ATD_ALTERNATIVES_KEYS"),
+    maxRps: wholePositive(env, "ATD_MAX_RPS"),
   };
 }
 

@@ -17,6 +17,15 @@ export function loadSlo(config: K6Config): SloTable {
   return mergeSlo(DEFAULT_SLO, parsed, `SLO file ${config.sloFile}`);
 }
 
+/**
+ * k6's `rps` when the run has a hard cap (ATD_MAX_RPS): every request of the process, setup() included, waits for k6's
+ * limiter, so the environment's ceiling holds whatever the profile asks for. Iterations the cap slows down are
+ * dropped by the arrival-rate executors and show as dropped_iterations.
+ */
+export function rateCapOption(config: K6Config): Pick<Options, "rps"> {
+  return config.maxRps === undefined ? {} : { rps: config.maxRps };
+}
+
 export function scenarioOptions(
   config: K6Config,
   scenario: { name: string; exec?: string; endpoints: readonly EndpointName[] },
@@ -26,6 +35,7 @@ export function scenarioOptions(
     scenarios: { [scenario.name]: { ...profile, exec: scenario.exec ?? "default" } },
     thresholds: thresholdsFor(scenario.endpoints, loadSlo(config), expectedIterations(profile)),
     summaryTrendStats: SUMMARY_TREND_STATS,
+    ...rateCapOption(config),
   };
 }
 
@@ -66,5 +76,6 @@ export function functionalOptions(
     },
     thresholds,
     summaryTrendStats: SUMMARY_TREND_STATS,
+    ...rateCapOption(config),
   };
 }

@@ -5,6 +5,10 @@
  * webhook sink joins), and after k6 reads back every booking the run created and cancels each one still reserved
  * without a cancellation request. A booking it cannot cancel is a failed check naming its uuid. With test hooks it
  * does nothing: the run's target is a test environment that can be reset.
+ * In a production environment (booking scenarios allowed by --allow-production-bookings) confirmed bookings are real
+ * sales too: it cancels every booking the run created that can still be cancelled (reserved or approved), lists each
+ * one with the status found and what was done (summary.json figures.production, a NOTE line each in the verdict), and
+ * fails its check for any it could not cancel, a booking waiting for the supplier included.
  */
 import { ENDPOINTS, HEADERS, fillPath, isRecord } from "../../contract/index.ts";
 import {
@@ -18,6 +22,7 @@ import {
 import { parseExpectations } from "../webhooks/expectations.ts";
 
 export const CLEANUP_CHECK = "cleanup: every booking the run left reserved is cancelled";
+export const PRODUCTION_CLEANUP_CHECK = "cleanup: every booking the run created in production is cancelled";
 
 /** Requests in flight at once: light on a deployment the run no longer loads. */
 const PARALLEL = 4;
@@ -41,30 +46,84 @@ export function createdBookings(logs: Iterable<string>): CreatedBooking[] {
   return [...seen.values()];
 }
 
-export type CleanupOutcome = "cancelled" | "not-reserved" | "cancellation-pending" | { failed: string };
+/**
+ * What the cleanup did with one booking. "not-reserved": nothing to cancel (confirmed in a test environment, or ended:
+ * cancelled, rejected, expired); "left": still holding seats in a status that cannot be cancelled (production: waiting
+ * for the supplier).
+ */
+export type CleanupOutcome = "cancelled" | "not-reserved" | "cancellation-pending" | "left" | { failed: string };
 
-/** Reads one booking and cancels it when it is still reserved without a cancellation request. */
-export async function cleanUpBooking(apiUrl: string, apiKey: string, uuid: string): Promise<CleanupOutcome> {
+/** The statuses the cleanup cancels: reserved only in a test environment, approved too in production. */
+const CANCELLABLE = { test: ["reserved"], production: ["reserved", "approved"] } as const;
+/** Statuses that still hold seats but cannot be cancelled (docs/contract-gaps.md, Booking states). */
+const UNCANCELLABLE_HOLDING: readonly string[] = ["waiting"];
+
+export interface BookingCleanup {
+  outcome: CleanupOutcome;
+  /** The status the booking was found in; undefined when it could not be read. */
+  status: string | undefined;
+}
+
+/**
+ * Reads one booking and cancels it when its status is cancellable (reserved; approved too with `production`) and no
+ * cancellation request is pending. With `production`, a booking waiting for the supplier is "left".
+ */
+export async function cleanUpBooking(
+  apiUrl: string,
+  apiKey: string,
+  uuid: string,
+  production = false,
+): Promise<BookingCleanup> {
   const headers = { [HEADERS.auth]: apiKey, Accept: "application/json" };
+  const cancellable: readonly string[] = production ? CANCELLABLE.production : CANCELLABLE.test;
   const call = async (method: "GET" | "PUT", path: string) => {
     const res = await fetch(`${apiUrl}${path}`, { method, headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
     const body: unknown = await res.json().catch(() => undefined);
     const data = isRecord(body) && isRecord(body.data) ? body.data : undefined;
     return { status: res.status, data };
   };
+  const statusOf = (data: Record<string, unknown> | undefined) =>
+    typeof data?.status === "string" ? data.status : undefined;
+  // Nothing to cancel: already being cancelled, ended, or (production) holding seats in a status no cancel can end.
+  const settled = (data: Record<string, unknown> | undefined): CleanupOutcome | undefined => {
+    const status = statusOf(data);
+    if (status !== undefined && cancellable.includes(status) && data?.cancellationRequestStatus === "pending") {
+      return "cancellation-pending";
+    }
+    if (status !== undefined && cancellable.includes(status)) return undefined;
+    return production && status !== undefined && UNCANCELLABLE_HOLDING.includes(status) ? "left" : "not-reserved";
+  };
+  let found: string | undefined;
   try {
     const read = await call("GET", fillPath(ENDPOINTS.booking.path, { uuid }));
-    if (read.status !== 200 || !read.data) return { failed: `reading it answered ${read.status}` };
-    if (read.data.status !== "reserved") return "not-reserved";
-    if (read.data.cancellationRequestStatus === "pending") return "cancellation-pending";
+    if (read.status !== 200 || !read.data)
+      return { outcome: { failed: `reading it answered ${read.status}` }, status: found };
+    found = statusOf(read.data);
+    const before = settled(read.data);
+    if (before !== undefined) return { outcome: before, status: found };
     const cancel = await call("PUT", fillPath(ENDPOINTS.bookingCancel.path, { uuid }));
-    if (cancel.status === 200) return "cancelled";
+    if (cancel.status === 200) return { outcome: "cancelled", status: found };
     // It may have expired or been cancelled between the read and the cancel: judge what it is now.
     const again = await call("GET", fillPath(ENDPOINTS.booking.path, { uuid }));
-    if (again.data?.status !== "reserved" || again.data.cancellationRequestStatus === "pending") return "not-reserved";
-    return { failed: `the cancel answered ${cancel.status}` };
+    const after = again.status === 200 ? settled(again.data) : undefined;
+    return { outcome: after ?? { failed: `the cancel answered ${cancel.status}` }, status: found };
   } catch (error) {
-    return { failed: error instanceof Error ? error.name : "no answer" };
+    return { outcome: { failed: error instanceof Error ? error.name : "no answer" }, status: found };
+  }
+}
+
+/** How a booking's outcome reads in the production listing. */
+function outcomeText(outcome: CleanupOutcome): string {
+  if (typeof outcome !== "string") return `not cancelled: ${outcome.failed}`;
+  switch (outcome) {
+    case "cancelled":
+      return "cancellation requested";
+    case "cancellation-pending":
+      return "cancellation already pending";
+    case "not-reserved":
+      return "nothing to cancel";
+    case "left":
+      return "left: a booking waiting for the supplier cannot be cancelled";
   }
 }
 
@@ -79,34 +138,48 @@ export class ReservationCleanupExtension implements RunExtension {
 
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
     const bookings = createdBookings(k6.logs.values());
-    const tally = { cancelled: 0, "not-reserved": 0, "cancellation-pending": 0 };
+    // Production (bookings allowed by --allow-production-bookings): confirmed bookings are real sales, cancelled too,
+    // and every one is listed, so whoever runs it can follow each up with the partner.
+    const production = ctx.environment?.production === true;
+    const tally = { cancelled: 0, "not-reserved": 0, "cancellation-pending": 0, left: 0 };
     const problems: string[] = [];
+    const listed: { uuid: string; status: string | null; outcome: string }[] = [];
     let failed = 0;
     for (let i = 0; i < bookings.length; i += PARALLEL) {
       const batch = bookings.slice(i, i + PARALLEL);
-      const outcomes = await Promise.all(
-        batch.map((b) => cleanUpBooking(ctx.target.apiUrl, ctx.keys[b.key] ?? "", b.uuid)),
+      const results = await Promise.all(
+        batch.map((b) => cleanUpBooking(ctx.target.apiUrl, ctx.keys[b.key] ?? "", b.uuid, production)),
       );
-      for (const [j, outcome] of outcomes.entries()) {
+      for (const [j, { outcome, status }] of results.entries()) {
+        const uuid = batch[j]?.uuid ?? "";
+        if (production) listed.push({ uuid, status: status ?? null, outcome: outcomeText(outcome) });
+        const bad = typeof outcome !== "string" || outcome === "left";
         if (typeof outcome === "string") tally[outcome]++;
-        else {
-          failed++;
-          if (problems.length < 10) problems.push(`${batch[j]?.uuid ?? ""}: ${outcome.failed}`);
+        if (!bad) continue;
+        failed++;
+        // Production lists every booking it could not cancel; elsewhere ten name the problem well enough.
+        if (production || problems.length < 10) {
+          problems.push(
+            `${uuid}: ${typeof outcome === "string" ? `found ${status ?? "?"}, ${outcomeText(outcome)}` : outcome.failed}`,
+          );
         }
       }
     }
-    ctx.say(`  cleanup: ${tally.cancelled} reservations cancelled of ${bookings.length} bookings the run created`);
+    ctx.say(
+      `  cleanup: ${tally.cancelled} ${production ? "bookings" : "reservations"} cancelled of ${bookings.length} bookings the run created`,
+    );
     return extensionVerdict(this.name, {
       checks: [
         {
-          name: CLEANUP_CHECK,
+          name: production ? PRODUCTION_CLEANUP_CHECK : CLEANUP_CHECK,
           verdict: failed === 0 ? "pass" : "fail",
           passes: bookings.length - failed,
           fails: failed,
           problems,
         },
       ],
-      figures: { bookings: bookings.length, ...tally, failed },
+      figures: { bookings: bookings.length, ...tally, failed, ...(production ? { production: listed } : {}) },
+      findings: listed.map((b) => `booking ${b.uuid}: found ${b.status ?? "unreadable"}, ${b.outcome}`),
     });
   }
 

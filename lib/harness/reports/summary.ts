@@ -10,6 +10,7 @@ import { formatObserved } from "./format-observed.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import type { Outcome, ScenarioVerdict } from "../verdict.ts";
 import { activeFaultsNote, annotateActiveFaults } from "../chaos/active-faults.ts";
+import { environmentLine, type EnvironmentReport } from "../plan/rails.ts";
 
 export interface RunSummary {
   run: {
@@ -28,6 +29,8 @@ export interface RunSummary {
     level?: CoverageLevel;
     /** What a release comparison must find equal (lib/harness/compare/); absent in runs of older versions. */
     inputs?: RunInputs;
+    /** The run file's environment the run was held to (lib/harness/plan/rails.ts); absent: no rails. */
+    environment?: EnvironmentReport;
   };
   verdict: Outcome;
   exitCode: ExitCode;
@@ -81,6 +84,7 @@ const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
  */
 export function renderVerdictTable(summary: RunSummary): string {
   const lines: string[] = [];
+  if (summary.run.environment) lines.push(`ENV   ${environmentLine(summary.run.environment)}`);
   for (const s of summary.scenarios) {
     const m = s.metrics;
     lines.push(
