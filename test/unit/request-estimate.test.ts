@@ -170,6 +170,11 @@ describe("the per-endpoint mix", () => {
     expect(mix?.iterations).toBe(101);
     expect(mix?.total).toBeCloseTo(1 + 12 + 36 + 70 + 35 + 101 * 3.865, 6);
     expect(mix?.ratePerSecond.priceListDate).toBeCloseTo((101 * 1.35) / 20, 10);
+    // Bookers (0.15 of the iterations) create 0.8, confirm 0.6, cancel 0.2 of the 0.2 unconfirmed and 0.1 of the 0.6.
+    expect(mix?.bookings?.created).toBeCloseTo(35 + 101 * 0.15 * 0.8, 10);
+    expect(mix?.bookings?.confirmed).toBeCloseTo(101 * 0.15 * 0.6, 10);
+    expect(mix?.bookings?.cancelled).toBeCloseTo(101 * 0.15 * (0.04 + 0.06), 10);
+    expect(mix?.bookings?.leftReserved).toBeCloseTo(35 + 101 * 0.15 * 0.16, 10);
   });
 });
 
@@ -245,10 +250,27 @@ describe("requestEstimateLines", () => {
     expect(lines[1]).toMatch(/^ {2}requests: about 202 \(setup 0, iterations 202\), 10\.1\/s/);
     expect(lines).toContain("    products *      0         101    5.05");
     // 2 rate-limited requests per iteration, 5 iterations/s over 40 keys: 15/min at the peak.
-    expect(lines.find((l) => l.includes("per key"))).toMatch(/mean 15\.2\/min, peak 15\.0\/min/);
+    expect(lines.find((l) => l.includes("per key"))).toMatch(/mean 15\.0\/min, peak 15\.0\/min/);
+    expect(lines.some((l) => l.includes("bookings:"))).toBe(false);
     expect(lines.find((l) => l.startsWith("scenario webhooks"))).toMatch(/not estimated: .*service's answers/);
     expect(lines).toContain("requests in all: about 202 (not counting webhooks)");
     expect(lines.find((l) => l.startsWith("catalogue:"))).toMatch(/assumed/);
+  });
+
+  it("should print the bookings a scenario with bookers creates and leaves reserved", () => {
+    const lines = requestEstimateLines(
+      estimateRequests({
+        scenarios: ["partner-mix"],
+        profile: "smoke",
+        duration: "20s",
+        keys: 40,
+        catalogue: { ...everythingFound, seedDateOpenShare: 0.5 },
+      }),
+    );
+    // 35 seed bookings and 101 * 0.15 bookers: 47 created, 9 confirmed, 2 cancelled, 37 left reserved.
+    expect(lines).toContain(
+      "  bookings: about 47 created, 9 confirmed, 2 cancelled, 37 left reserved (they expire after five days)",
+    );
   });
 
   it("should mark the rate-limited endpoints and flag a peak above the allowance", () => {

@@ -51,6 +51,12 @@ function scenarioLines(s: ScenarioEstimate): string[] {
     ...table(s),
   ];
   if (s.perKey) lines.push(keyLine(s.perKey));
+  const b = s.bookings;
+  if (b) {
+    lines.push(
+      `  bookings: about ${count(b.created)} created, ${count(b.confirmed)} confirmed, ${count(b.cancelled)} cancelled, ${count(b.leftReserved)} left reserved (they expire after five days)`,
+    );
+  }
   for (const note of s.notes) lines.push(`  note: ${note}`);
   return lines;
 }

@@ -117,10 +117,20 @@ export interface ScenarioEstimate {
   /** Mean requests per second per endpoint over the executor's seconds (iterations only). */
   ratePerSecond: EndpointCounts;
   perKey: KeyLoad | undefined;
+  /** Bookings the scenario makes (setup's seed bookings included), for what the run leaves behind. */
+  bookings?: BookingFigures;
   /** Why the request count is not estimated (the service's answers decide it); undefined when it is. */
   notEstimated?: string;
   /** What the figures assume. */
   notes: string[];
+}
+
+export interface BookingFigures {
+  created: number;
+  confirmed: number;
+  cancelled: number;
+  /** Left reserved: setup's seed bookings and the bookers' abandoned carts, which expire after five days. */
+  leftReserved: number;
 }
 
 export interface RequestEstimate {
@@ -187,25 +197,45 @@ function rateLimited(counts: EndpointCounts): number {
   return RATE_LIMITED_ENDPOINTS.reduce((total, e) => total + (counts[e] ?? 0), 0);
 }
 
+/** What one booker journey does with bookings on average (lib/k6/traffic/journeys.ts, booker). */
+export interface BookerOutcomes {
+  created: number;
+  confirmed: number;
+  /** Cancelled while reserved. */
+  cancelledReserved: number;
+  /** Cancelled after an approval at once (a booking waiting for the supplier cannot be). */
+  cancelledConfirmed: number;
+}
+
 /**
- * Calls per journey as lib/k6/traffic/journeys.ts makes them: the model's expected calls, except that a booker goes
- * on only when the single-date check answers available (then a timeslotted type has an open slot: the service calls
- * a day available only then), and cancels a confirmed booking only when it was approved at once.
+ * A booker goes on only when the single-date check answers available (then a timeslotted type has an open slot: the
+ * service calls a day available only then), and cancels a confirmed booking only when it was approved at once.
+ */
+export function bookerOutcomes(model: TrafficModel, catalogue: CatalogueFacts): BookerOutcomes {
+  const b = model.booker;
+  const created = catalogue.bookableDateShare * b.createRatio;
+  const confirmed = created * b.confirmRatio;
+  return {
+    created,
+    confirmed,
+    cancelledReserved: (created - confirmed) * b.cancelReservedRatio,
+    cancelledConfirmed: confirmed * catalogue.instantConfirmationShare * b.cancelConfirmedRatio,
+  };
+}
+
+/**
+ * Calls per journey as lib/k6/traffic/journeys.ts makes them: the model's expected calls, except the booker's, which
+ * follow what the catalogue lets it book (bookerOutcomes).
  */
 export function callsPerJourney(model: TrafficModel, catalogue: CatalogueFacts): Record<Persona, CallCounts> {
   const calls = expectedCallsPerJourney(model);
-  const b = model.booker;
-  const available = catalogue.bookableDateShare;
-  const created = available * b.createRatio;
-  const confirmed = created * b.confirmRatio;
+  const booker = bookerOutcomes(model, catalogue);
   calls.booker = {
     priceListDate: 1,
-    bookingCreate: created,
-    bookingConfirm: confirmed,
-    booking: confirmed,
-    bookingCancel:
-      (created - confirmed) * b.cancelReservedRatio +
-      confirmed * catalogue.instantConfirmationShare * b.cancelConfirmedRatio,
+    bookingCreate: booker.created,
+    bookingConfirm: booker.confirmed,
+    booking: booker.confirmed,
+    bookingCancel: booker.cancelledReserved + booker.cancelledConfirmed,
   };
   return calls;
 }
@@ -251,6 +281,8 @@ interface Plan {
   arrival: ArrivalScenario | undefined;
   setup: EndpointCounts;
   perIteration: EndpointCounts | undefined;
+  /** Booker outcomes per iteration, for scenarios with bookers. */
+  bookers?: BookerOutcomes;
   notEstimated?: string;
   notes: string[];
 }
@@ -284,11 +316,20 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
   if (scenario in TRAFFIC_PERSONA) {
     const persona = TRAFFIC_PERSONA[scenario];
     const scenarioModel = persona ? onlyPersona(model, persona) : model;
+    const weights = PERSONAS.reduce((total, p) => total + scenarioModel.weights[p], 0);
+    const booker = bookerOutcomes(scenarioModel, catalogue);
+    const share = scenarioModel.weights.booker / weights;
     return {
       profile,
       arrival: arrival(),
       setup: trafficSetup(scenarioModel, catalogue, keys),
       perIteration: callsPerIteration(scenarioModel, catalogue),
+      bookers: {
+        created: booker.created * share,
+        confirmed: booker.confirmed * share,
+        cancelledReserved: booker.cancelledReserved * share,
+        cancelledConfirmed: booker.cancelledConfirmed * share,
+      },
       notes: [
         `setup() walks the catalogue and seeds bookings: an estimate from the catalogue facts (${catalogue.source})`,
       ],
@@ -359,10 +400,12 @@ function estimateScenario(
   const ratePerSecond: EndpointCounts = {};
   add(ratePerSecond, load, seconds > 0 ? 1 / seconds : 0);
   const perIterationLimited = rateLimited(plan.perIteration);
+  const peakPerMinute = ((perIterationLimited * peakPerSecond) / keys) * 60;
   const perKey: KeyLoad = {
     keys,
-    meanPerMinute: seconds > 0 ? (rateLimited(load) / seconds / keys) * 60 : 0,
-    peakPerMinute: ((perIterationLimited * peakPerSecond) / keys) * 60,
+    // The iteration k6 starts at the very end of a constant rate would lift the mean above the rate itself.
+    meanPerMinute: seconds > 0 ? Math.min((rateLimited(load) / seconds / keys) * 60, peakPerMinute) : 0,
+    peakPerMinute,
     setupPerKey: rateLimited(plan.setup) / keys,
     limitPerMinute: (RATE_LIMIT.limit * 60) / RATE_LIMIT.windowSeconds,
   };
@@ -372,6 +415,17 @@ function estimateScenario(
       `at its peak each key would send ${perKey.peakPerMinute.toFixed(0)} requests/min to the shared allowance of ${String(perKey.limitPerMinute)}: 429s are waited out and retried, which adds requests and slows iterations, so the count would be higher than estimated`,
     );
   }
+  const seeded = plan.setup.bookingCreate ?? 0;
+  const bookers = plan.bookers;
+  const bookings: BookingFigures | undefined =
+    bookers && (bookers.created > 0 || seeded > 0)
+      ? {
+          created: seeded + bookers.created * iterations,
+          confirmed: bookers.confirmed * iterations,
+          cancelled: (bookers.cancelledReserved + bookers.cancelledConfirmed) * iterations,
+          leftReserved: seeded + (bookers.created - bookers.confirmed - bookers.cancelledReserved) * iterations,
+        }
+      : undefined;
   return {
     scenario,
     profile: plan.profile,
@@ -384,6 +438,7 @@ function estimateScenario(
     total: sum(plan.setup) + sum(load),
     ratePerSecond,
     perKey,
+    ...(bookings ? { bookings } : {}),
     notes,
   };
 }
