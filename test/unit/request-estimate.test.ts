@@ -216,6 +216,26 @@ describe("the per-key figures", () => {
     expect(estimate.total).toBeCloseTo((mix?.total ?? 0) + (smoke?.total ?? 0), 6);
   });
 
+  it("should give no per-key figures to a scenario without keys", () => {
+    const [smoke] = estimateRequests({ scenarios: ["smoke"], profile: "smoke", keys: 0 }).scenarios;
+    expect(smoke?.total).toBe(2 * 76);
+    expect(smoke?.perKey).toBeUndefined();
+  });
+
+  it("should apply --capacity-rates to the capacity scenario only", () => {
+    const estimate = estimateRequests({
+      scenarios: ["capacity", "smoke"],
+      profile: "capacity",
+      duration: "10s",
+      keys: 4,
+      capacityRates: "100,200",
+    });
+    const [capacity, smoke] = estimate.scenarios;
+    expect(capacity?.iterations).toBe(3800);
+    // smoke under --profile capacity: the profile's own twelve steps, 100 to 8,000 requests/s.
+    expect(smoke?.peakIterationsPerSecond).toBe(8000);
+  });
+
   it("should follow the soak and capacity profiles whatever --profile says", () => {
     const estimate = estimateRequests({
       scenarios: ["soak", "capacity"],
@@ -231,7 +251,7 @@ describe("the per-key figures", () => {
     expect(capacity?.profile).toBe("capacity");
     expect(capacity?.load).toEqual({ priceListDate: 3800 });
     expect(capacity?.perKey?.peakPerMinute).toBeCloseTo((200 * 60) / 10, 10);
-    expect(capacity?.notes.join(" ")).toMatch(/429s are waited out/);
+    expect(capacity?.notes.join(" ")).toMatch(/each 429 is sent as well as its retry/);
   });
 });
 

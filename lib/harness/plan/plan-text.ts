@@ -75,7 +75,10 @@ export function requestEstimateLines(estimate: RequestEstimate): string[] {
   lines.push(`requests in all: about ${count(estimate.total)}${left}`);
   lines.push(`catalogue: ${estimate.catalogue.source}`);
   lines.push(
-    `expected values: a real run differs by the last iteration k6 may start at the very end, by what the service answers, and by 429 retries (allowance ${String(RATE_LIMIT.limit)} per ${String(RATE_LIMIT.windowSeconds)} s per key)`,
+    "not counted: what runs beside k6 sends (churn's changes, the webhook sink's probe, cleanup after the run)",
+  );
+  lines.push(
+    `expected values: a real run differs by what the service answers (in a short run also by a few iterations' worth of the persona mix), by dropped iterations and by 429s (allowance ${String(RATE_LIMIT.limit)} per ${String(RATE_LIMIT.windowSeconds)} s per key)`,
   );
   return lines;
 }

@@ -309,9 +309,11 @@ const ANSWER_DRIVEN: Readonly<Record<string, string>> = {
 function planOf(scenario: string, input: EstimateInput, model: TrafficModel, catalogue: CatalogueFacts, keys: number) {
   const ownProfile = traitsOf(scenario).profile;
   const profile = ownProfile ?? input.profile;
+  // Only the capacity scenario reads --capacity-rates (scenarios/capacity.ts); another scenario run with
+  // --profile capacity gets the profile's default steps (lib/k6/options.ts).
   const arrival = (): ArrivalScenario =>
-    profile === "capacity"
-      ? capacityScenario(input.duration, input.capacityRates ? parseCapacityRates(input.capacityRates) : undefined)
+    scenario === "capacity" && input.capacityRates
+      ? capacityScenario(input.duration, parseCapacityRates(input.capacityRates))
       : profileNamed(profile).scenario(input.duration);
   if (scenario in TRAFFIC_PERSONA) {
     const persona = TRAFFIC_PERSONA[scenario];
@@ -401,18 +403,21 @@ function estimateScenario(
   add(ratePerSecond, load, seconds > 0 ? 1 / seconds : 0);
   const perIterationLimited = rateLimited(plan.perIteration);
   const peakPerMinute = ((perIterationLimited * peakPerSecond) / keys) * 60;
-  const perKey: KeyLoad = {
-    keys,
-    // The iteration k6 starts at the very end of a constant rate would lift the mean above the rate itself.
-    meanPerMinute: seconds > 0 ? Math.min((rateLimited(load) / seconds / keys) * 60, peakPerMinute) : 0,
-    peakPerMinute,
-    setupPerKey: rateLimited(plan.setup) / keys,
-    limitPerMinute: (RATE_LIMIT.limit * 60) / RATE_LIMIT.windowSeconds,
-  };
+  const perKey: KeyLoad | undefined =
+    keys > 0
+      ? {
+          keys,
+          // The iteration k6 starts at the very end of a constant rate would lift the mean above the rate itself.
+          meanPerMinute: seconds > 0 ? Math.min((rateLimited(load) / seconds / keys) * 60, peakPerMinute) : 0,
+          peakPerMinute,
+          setupPerKey: rateLimited(plan.setup) / keys,
+          limitPerMinute: (RATE_LIMIT.limit * 60) / RATE_LIMIT.windowSeconds,
+        }
+      : undefined;
   const notes = [...plan.notes];
-  if (perKey.peakPerMinute > perKey.limitPerMinute) {
+  if (perKey && perKey.peakPerMinute > perKey.limitPerMinute) {
     notes.push(
-      `at its peak each key would send ${perKey.peakPerMinute.toFixed(0)} requests/min to the shared allowance of ${String(perKey.limitPerMinute)}: 429s are waited out and retried, which adds requests and slows iterations, so the count would be higher than estimated`,
+      `at its peak each key would send ${perKey.peakPerMinute.toFixed(0)} requests/min to the shared allowance of ${String(perKey.limitPerMinute)}: each 429 is sent as well as its retry and holds a VU for Retry-After, so iterations may be dropped: the count will differ from the estimate`,
     );
   }
   const seeded = plan.setup.bookingCreate ?? 0;
