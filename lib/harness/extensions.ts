@@ -10,6 +10,8 @@ import type { RefusalMode } from "./webhooks/misbehaviour.ts";
 import { WebhookSinkExtension } from "./webhooks/extension.ts";
 import { ALTERNATIVES_SCENARIO, AlternativesJudgeExtension } from "./alternatives/extension.ts";
 import { ChurnExtension } from "./churn/extension.ts";
+import { DEFAULT_CHURN, type ChurnConfig } from "./churn/config.ts";
+import { DEFAULT_SOAK_RULES } from "./soak/soak-rules.ts";
 import { INVARIANTS_SCENARIO, InvariantsExtension } from "./invariants/extension.ts";
 import { NetworkChaosExtension, type ChaosChoice } from "./chaos/network-chaos-extension.ts";
 import { SOAK_SCENARIO, SoakExtension, type SoakOptions } from "./soak/extension.ts";
@@ -55,10 +57,8 @@ export interface ExtensionChoice {
 export interface ChurnChoice {
   /** --churn / --no-churn (HARNESS_CHURN); undefined: on for the alternatives scenario and the soak (churnOn). */
   enabled: boolean | undefined;
-  /** --churn-config: JSON file with any subset of DEFAULT_CHURN (lib/harness/churn/config.ts). */
-  configFile: string | undefined;
-  /** --churn-rate: changes per second. */
-  ratePerSecond: number | undefined;
+  /** --churn-config with --churn-rate applied, read once (run-settings.ts); undefined: DEFAULT_CHURN. */
+  config: ChurnConfig | undefined;
 }
 
 /** The scenario that triggers every webhook kind and measures retries. */
@@ -90,7 +90,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   const extensions: RunExtension[] = [new ReservationCleanupExtension()];
   // First, so its scrapes cover everything the others start and it finishes last.
   if (choice.scenarios.includes(SOAK_SCENARIO)) {
-    extensions.push(new SoakExtension(choice.soak ?? { rulesFile: undefined, plannedSeconds: undefined }));
+    extensions.push(new SoakExtension(choice.soak ?? { rules: DEFAULT_SOAK_RULES, plannedSeconds: undefined }));
   }
   if (choice.scenarios.includes(CAPACITY_SCENARIO)) {
     extensions.push(
@@ -126,9 +126,7 @@ export function extensionsFor(choice: ExtensionChoice): RunExtension[] {
   if (choice.chaos) extensions.push(new NetworkChaosExtension(choice.chaos));
   // Last, so it finishes first: the churn log is complete before anything reads it.
   if (churnOn(choice.scenarios, choice.churn?.enabled)) {
-    extensions.push(
-      new ChurnExtension({ configFile: choice.churn?.configFile, ratePerSecond: choice.churn?.ratePerSecond }),
-    );
+    extensions.push(new ChurnExtension({ config: choice.churn?.config ?? DEFAULT_CHURN }));
   }
   return extensions;
 }

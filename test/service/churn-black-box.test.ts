@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON read by the assertions */
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { BLACK_BOX_KINDS } from "../../lib/harness/churn/competing-demand.ts";
 import { BLACK_BOX_CHECK, ChurnExtension } from "../../lib/harness/churn/extension.ts";
+import { parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import { CHURN_LOG, parseChurnLog, type ChurnLogEntry } from "../../lib/harness/churn/log.ts";
 import { HarnessError } from "../../lib/harness/exit-codes.ts";
 import type { RunContext } from "../../lib/harness/run-extension.ts";
@@ -53,10 +54,8 @@ async function contextFor(apiUrl: string, harnessKey: string | undefined): Promi
   };
 }
 
-async function churnFor(ctx: RunContext, rate: number): Promise<ChurnExtension> {
-  const configFile = path.join(ctx.runDir, "churn.json");
-  await writeFile(configFile, JSON.stringify({ holdSeconds: { min: 1, max: 2 } }));
-  return new ChurnExtension({ configFile, ratePerSecond: rate });
+function churnFor(rate: number): ChurnExtension {
+  return new ChurnExtension({ config: { ...parseChurnConfig({ holdSeconds: { min: 1, max: 2 } }), ratePerSecond: rate } });
 }
 
 async function logOf(ctx: RunContext): Promise<ChurnLogEntry[]> {
@@ -138,7 +137,7 @@ describe("black-box churn against the reference service", () => {
   it("should take seats with reserved bookings of its own key, log them and leave none reserved at the end", async () => {
     await using svc = await start();
     const ctx = await contextFor(svc.apiUrl, HARNESS_KEY);
-    const churn = await churnFor(ctx, 6);
+    const churn = churnFor(6);
     const begun = Date.now();
     const started = await churn.start(ctx);
     const hotSet = JSON.parse(started.k6Settings?.hotSet ?? "[]") as unknown[];
@@ -205,7 +204,7 @@ describe("black-box churn against the reference service", () => {
     const proxy = await misbehaving(svc, "refuse-cancels");
     try {
       const ctx = await contextFor(proxy.url, HARNESS_KEY);
-      const churn = await churnFor(ctx, 6);
+      const churn = churnFor(6);
       await churn.start(ctx);
       await firstTaking(ctx);
       const verdict = await churn.finish();
@@ -233,7 +232,7 @@ describe("black-box churn against the reference service", () => {
     const proxy = await misbehaving(svc, "hide-creations");
     try {
       const ctx = await contextFor(proxy.url, HARNESS_KEY);
-      const churn = await churnFor(ctx, 6);
+      const churn = churnFor(6);
       await churn.start(ctx);
       await sleep(1500);
       const verdict = await churn.finish();
@@ -253,7 +252,7 @@ describe("black-box churn against the reference service", () => {
   it("should refuse to start, exit 2, without a key of its own", async () => {
     await using svc = await start();
     const ctx = await contextFor(svc.apiUrl, undefined);
-    const churn = await churnFor(ctx, 6);
+    const churn = churnFor(6);
     const failure = await churn.start(ctx).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(HarnessError);
     expect((failure as HarnessError).exitCode).toBe(2);

@@ -11,7 +11,7 @@ const names = (scenarios: string[], webhooks?: boolean, churn?: boolean) =>
       misbehaveShare: undefined,
       refusals: [],
     },
-    churn: { enabled: churn, configFile: undefined, ratePerSecond: undefined },
+    churn: { enabled: churn, config: undefined },
   })
     .map((e) => e.name)
     .filter((name) => name !== "reservation cleanup");

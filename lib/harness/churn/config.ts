@@ -2,7 +2,6 @@
  * How much churn and of which kind: a small JSON file (--churn-config / HARNESS_CHURN_CONFIG) holding any subset of
  * DEFAULT_CHURN, and --churn-rate for the most common change. Validated once, with messages that say what to change.
  */
-import { readFile } from "node:fs/promises";
 
 export const CHURN_KINDS = [
   "capacity-cut",
@@ -84,17 +83,4 @@ export function parseChurnConfig(override: unknown, base: ChurnConfig = DEFAULT_
   if (config.days.to < config.days.from) fail("days.to is below days.from");
   if (Object.values(config.mix).every((w) => w === 0) && config.ratePerSecond > 0) fail("every mix weight is 0");
   return config;
-}
-
-export async function readChurnConfig(file: string | undefined, rate: number | undefined): Promise<ChurnConfig> {
-  let parsed: unknown;
-  if (file !== undefined) {
-    try {
-      parsed = JSON.parse(await readFile(file, "utf8")) as unknown;
-    } catch (error) {
-      fail(`${file} is not readable JSON (${error instanceof Error ? error.message : String(error)})`);
-    }
-  }
-  const config = parseChurnConfig(parsed);
-  return rate === undefined ? config : { ...config, ratePerSecond: rate };
 }

@@ -29,7 +29,7 @@ import {
   type RunContext,
   type RunExtension,
 } from "../run-extension.ts";
-import { CHURN_KINDS, DEFAULT_CHURN, readChurnConfig, type ChurnConfig, type ChurnKind } from "./config.ts";
+import { CHURN_KINDS, DEFAULT_CHURN, type ChurnConfig, type ChurnKind } from "./config.ts";
 import { BLACK_BOX_KINDS, CompetingDemand, blackBoxMix } from "./competing-demand.ts";
 import { CHURN_LOG, type ChurnLogEntry } from "./log.ts";
 import { churnSchedule, type ChurnChange } from "./schedule.ts";
@@ -40,10 +40,8 @@ const MAX_DRIVER_MS = 4 * 3600 * 1000;
 export type ChurnMode = "control" | "black-box";
 
 export interface ChurnOptions {
-  /** --churn-config: a JSON file with any subset of DEFAULT_CHURN. */
-  configFile: string | undefined;
-  /** --churn-rate: changes per second, overriding the file. */
-  ratePerSecond: number | undefined;
+  /** The run's churn settings, read and checked once before the run (run-settings.ts: --churn-config, --churn-rate). */
+  config: ChurnConfig;
 }
 
 interface SlotState {
@@ -139,11 +137,7 @@ export class ChurnExtension implements RunExtension {
   }
 
   async start(ctx: RunContext): Promise<ExtensionStart> {
-    try {
-      this.#config = await readChurnConfig(this.#options.configFile, this.#options.ratePerSecond);
-    } catch (error) {
-      throw new HarnessError(error instanceof Error ? error.message : String(error), EXIT.usage);
-    }
+    this.#config = this.#options.config;
     this.#seed = ctx.seed;
     const control = ctx.target.control;
     if (!control) return this.#startBlackBox(ctx);

@@ -18,13 +18,13 @@ import {
 } from "../run-extension.ts";
 import { judgeSoak, type RequestSample, type SoakJudgement } from "./drift.ts";
 import { ResourceScraper, SOAK_RESOURCES_FILE } from "./resource-scraper.ts";
-import { readSoakRules, scrapeIntervalSeconds, type SoakRules } from "./soak-rules.ts";
+import { scrapeIntervalSeconds, type SoakRules } from "./soak-rules.ts";
 
 export const SOAK_SCENARIO = "soak";
 
 export interface SoakOptions {
-  /** --soak-config: JSON file with any subset of the rules. */
-  rulesFile: string | undefined;
+  /** The drift rules, read and checked once before the run (run-settings.ts: --soak-config). */
+  rules: SoakRules;
   /** The soak profile's length for this run (sets the scrape interval). */
   plannedSeconds: number | undefined;
 }
@@ -105,8 +105,8 @@ export class SoakExtension implements RunExtension {
     this.#options = options;
   }
 
-  async start(ctx: RunContext): Promise<ExtensionStart> {
-    this.#rules = await readSoakRules(this.#options.rulesFile);
+  start(ctx: RunContext): Promise<ExtensionStart> {
+    this.#rules = this.#options.rules;
     const interval = scrapeIntervalSeconds(this.#rules, this.#options.plannedSeconds);
     const control = ctx.target.control;
     const metricsUrl = control ? `${control.url}/metrics` : undefined;
@@ -115,13 +115,13 @@ export class SoakExtension implements RunExtension {
     this.#scraper = new ResourceScraper(metrics, interval, path.join(ctx.runDir, SOAK_RESOURCES_FILE));
     this.#scraper.start();
     ctx.say(`  soak: scraping ${metricsUrl ?? "the harness only (no control API)"} every ${String(interval)} s`);
-    return {};
+    return Promise.resolve({});
   }
 
   async finish(ctx: RunContext, _k6: K6Outputs): Promise<ExtensionVerdict> {
     const scraper = this.#scraper;
     await scraper?.stop();
-    const rules = this.#rules ?? (await readSoakRules(this.#options.rulesFile));
+    const rules = this.#rules ?? this.#options.rules;
     const scenario = ctx.scenarios.includes(SOAK_SCENARIO) ? SOAK_SCENARIO : ctx.scenarios[0];
     if (!scenario) return extensionVerdict(this.name, { errors: ["Failed to judge the soak: no scenario ran."] });
     let samples: Awaited<ReturnType<typeof readSoakSamples>>;
