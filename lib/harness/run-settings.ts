@@ -16,6 +16,7 @@ import { OptionsError, parseServiceArgs } from "../../service/options.ts";
 import { readChaosFile, type ChaosPlan } from "./chaos/chaos-file.ts";
 import { CHURN_CONFIG_ADVICE, ChurnConfigError, parseChurnConfig, type ChurnConfig } from "./churn/config.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
+import { isTrackedByGit } from "./run-file/git-tracked.ts";
 import { traitsOf } from "./scenario-traits.ts";
 import { readSoakRules, type SoakRules } from "./soak/soak-rules.ts";
 import { parseListen } from "./webhooks/extension.ts";
@@ -52,6 +53,8 @@ export interface RunSettingsInput {
   sloFile: string | undefined;
   trafficFile: string | undefined;
   keysFile: string | undefined;
+  /** The keys themselves, from the run file's secret source (--keys wins when both are given). */
+  keys?: readonly string[] | undefined;
   churnConfigFile: string | undefined;
   churnRate: number | undefined;
   soakConfigFile: string | undefined;
@@ -60,9 +63,11 @@ export interface RunSettingsInput {
   serviceArgs: string | undefined;
   /** --alternatives-keys: keys with the alternatives feature (runs without test hooks). */
   alternativesKeysFile?: string | undefined;
+  /** The alternatives keys themselves, from the run file's secret source. */
+  alternativesKeys?: readonly string[] | undefined;
   /** --webhook-listen: the sink's host:port (checked even when the run has no sink: a bad flag is a bad flag). */
   webhookListen: string;
-  /** --image, --port, --env, --compose-file... (lib/harness/targets/target-spec.ts). */
+  /** --image, --port, --container-env, --compose-file... (lib/harness/targets/target-spec.ts). */
   targetFlags?: TargetFlags;
 }
 
@@ -151,6 +156,12 @@ export async function readChurnFile(file: string | undefined, rate: number | und
 /** A keys file: a JSON array of keys, {"keys": [...]}, or one key per line. */
 export async function readKeysFile(file: string, flag = "--keys"): Promise<string[]> {
   const text = await readText(file, flag, "give a readable file");
+  // A key committed to a repository stays in its history for anyone who clones it.
+  if (await isTrackedByGit(file)) {
+    refuse(
+      `Failed to read ${flag} ${file}: the file is tracked by git, so its keys are in the repository's history. Please keep keys in a file outside the repository, or in an environment variable named by the run file ({ env: NAME }).`,
+    );
+  }
   let keys: unknown;
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -227,13 +238,13 @@ export function parsePort(value: string, flag: string): number {
   return n;
 }
 
-/** One --env: KEY=VALUE (the value may be empty and may hold "="). */
-export function parseEnvAssignment(text: string, where = "--env"): [string, string] {
+/** One --container-env: KEY=VALUE (the value may be empty and may hold "="). */
+export function parseEnvAssignment(text: string, where = "--container-env"): [string, string] {
   const at = text.indexOf("=");
   const name = at < 0 ? text : text.slice(0, at);
   if (at < 0 || !ENV_NAME.test(name)) {
     refuse(
-      `Failed to read ${where} "${text}": it is not KEY=VALUE with a variable name of letters, digits and _. Please write it as --env LOG_LEVEL=debug.`,
+      `Failed to read ${where} "${text}": it is not KEY=VALUE with a variable name of letters, digits and _. Please write it as --container-env LOG_LEVEL=debug.`,
     );
   }
   return [name, text.slice(at + 1)];
@@ -244,18 +255,19 @@ export function parseEnvAssignment(text: string, where = "--env"): [string, stri
  * blank lines and # comments skipped, a bare KEY takes the harness's own value of it (and is left out when unset).
  */
 export async function readEnvFile(file: string): Promise<Record<string, string>> {
-  const text = await readText(file, "the env file", "give a readable file of KEY=VALUE lines (--env-file)");
+  const text = await readText(file, "the env file", "give a readable file of KEY=VALUE lines (--container-env-file)");
   const environment: Record<string, string> = {};
   for (const [index, raw] of text.split("\n").entries()) {
     const line = raw.replace(/\r$/, "").replace(/^\s+/, "");
     if (line === "" || line.startsWith("#")) continue;
     if (!line.includes("=")) {
-      if (!ENV_NAME.test(line.trim())) parseEnvAssignment(line, `--env-file ${file} line ${String(index + 1)}`);
+      if (!ENV_NAME.test(line.trim()))
+        parseEnvAssignment(line, `--container-env-file ${file} line ${String(index + 1)}`);
       const own = process.env[line.trim()];
       if (own !== undefined) environment[line.trim()] = own;
       continue;
     }
-    const [name, value] = parseEnvAssignment(line, `--env-file ${file} line ${String(index + 1)}`);
+    const [name, value] = parseEnvAssignment(line, `--container-env-file ${file} line ${String(index + 1)}`);
     environment[name] = value;
   }
   return environment;
@@ -343,8 +355,8 @@ const TARGET_FLAGS: readonly { key: keyof TargetFlags; flag: string; targets: re
   { key: "memory", flag: "--memory", targets: ["container"] },
   { key: "port", flag: "--port", targets: ["container", "compose"] },
   { key: "controlPort", flag: "--control-port", targets: ["container", "compose"] },
-  { key: "env", flag: "--env", targets: ["container", "compose"] },
-  { key: "envFile", flag: "--env-file", targets: ["container", "compose"] },
+  { key: "env", flag: "--container-env", targets: ["container", "compose"] },
+  { key: "envFile", flag: "--container-env-file", targets: ["container", "compose"] },
   { key: "waitHttp", flag: "--wait-http", targets: ["container", "compose"] },
   { key: "waitLog", flag: "--wait-log", targets: ["container", "compose"] },
   { key: "startupTimeout", flag: "--startup-timeout", targets: ["container", "compose"] },
@@ -403,12 +415,12 @@ function requireKeys(keysFile: string | undefined, what: string): void {
 function refuseServiceArgs(serviceArgs: readonly string[], what: string): void {
   if (serviceArgs.length > 0) {
     refuse(
-      `Failed to read --service-args: they are flags of the reference service, not of ${what}. Please pass its settings with --env KEY=VALUE instead.`,
+      `Failed to read --service-args: they are flags of the reference service, not of ${what}. Please pass its settings with --container-env KEY=VALUE instead.`,
     );
   }
 }
 
-/** --env-file's variables, then each --env (the later one wins, as with docker run). */
+/** --container-env-file's variables, then each --container-env (the later one wins, as with docker run). */
 async function environmentOf(flags: TargetFlags): Promise<Record<string, string>> {
   const environment = flags.envFile ? await readEnvFile(flags.envFile) : {};
   for (const text of flags.env ?? []) {
@@ -498,7 +510,7 @@ export async function readTargetSpec(
   }
   refuseServiceArgs(serviceArgs, "a compose stack");
   requireKeys(input.keysFile, "a compose stack");
-  if (flags.envFile) await readText(flags.envFile, "the env file", "give a readable file (--env-file)");
+  if (flags.envFile) await readText(flags.envFile, "the env file", "give a readable file (--container-env-file)");
   return {
     container: undefined,
     compose: {
@@ -534,10 +546,10 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
     slo: sloFile ? await readSloFile(sloFile) : DEFAULT_SLO,
     trafficFile,
     traffic: trafficFile ? await readTrafficFile(trafficFile) : DEFAULT_TRAFFIC_MODEL,
-    apiKeys: input.keysFile ? await readKeysFile(input.keysFile) : undefined,
+    apiKeys: input.keysFile ? await readKeysFile(input.keysFile) : input.keys && [...input.keys],
     alternativesKeys: input.alternativesKeysFile
       ? await readKeysFile(input.alternativesKeysFile, "--alternatives-keys")
-      : undefined,
+      : input.alternativesKeys && [...input.alternativesKeys],
     churnConfigFile,
     churn: await readChurnFile(churnConfigFile, input.churnRate),
     soakConfigFile,

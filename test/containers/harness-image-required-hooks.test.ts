@@ -69,7 +69,7 @@ describe("the image in its required-hooks mode, through --image", { timeout: 240
     return [
       ...["--target", "container", "--image", image, "--port", String(apiPort)],
       ...["--control-port", String(controlPort), "--control-token", TOKEN, "--keys", keysFile],
-      ...Object.entries(environment).flatMap(([name, value]) => ["--env", `${name}=${value}`]),
+      ...Object.entries(environment).flatMap(([name, value]) => ["--container-env", `${name}=${value}`]),
     ];
   }
 

@@ -58,11 +58,11 @@ describe("harness run --target container --image", () => {
       String(controlPort),
       "--control-token",
       TOKEN,
-      "--env",
+      "--container-env",
       `ATD_SERVICE_PORT=${String(apiPort)}`,
-      "--env",
+      "--container-env",
       `ATD_SERVICE_CONTROL_PORT=${String(controlPort)}`,
-      "--env",
+      "--container-env",
       `ATD_SERVICE_CONTROL_TOKEN=${TOKEN}`,
       "--keys",
       keysFile,
@@ -103,7 +103,7 @@ describe("harness run --target container --image", () => {
       ["webhooks", "pass"],
     ]);
     expect(summary.verdict).toBe("pass");
-    // The container listened where --env told it to, and the harness waited on that --port.
+    // The container listened where --container-env told it to, and the harness waited on that --port.
     expect(readFileSync(path.join(runDir, "service.log"), "utf8")).toContain(
       `"event":"listening","api":"http://127.0.0.1:${String(apiPort)}"`,
     );

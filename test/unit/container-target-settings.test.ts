@@ -1,5 +1,5 @@
 /**
- * The flags of the container and compose targets (--image, --port, --env, --env-file, --wait-http, --wait-log,
+ * The flags of the container and compose targets (--image, --port, --container-env, --container-env-file, --wait-http, --wait-log,
  * --startup-timeout, --cpus, --memory, --compose-file, --service, --control-service) are read and checked before
  * anything starts: a bad one is a HarnessError with exit 2 that says what to change.
  */
@@ -47,7 +47,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 describe("container target flags", () => {
-  it("should turn valid flags into the image's spec, --env winning over --env-file", async () => {
+  it("should turn valid flags into the image's spec, --container-env winning over --container-env-file", async () => {
     const envFile = file("app.env", "# settings\nLOG_LEVEL=info\n\nDB_URL=postgres://db/x?a=b\nGREETING=\n");
     const { container, compose: none } = await spec("container", {
       image: "example/api:rc1",
@@ -99,14 +99,14 @@ describe("container target flags", () => {
     );
   });
 
-  it("should refuse an --env that is not KEY=VALUE and an env file line with a bad name", async () => {
-    expect(await refusal(spec("container", { env: ["NOVALUE"] }))).toMatch(/--env "NOVALUE"/);
-    expect(await refusal(spec("container", { env: ["1X=2"] }))).toMatch(/--env "1X=2"/);
+  it("should refuse a --container-env that is not KEY=VALUE and an env file line with a bad name", async () => {
+    expect(await refusal(spec("container", { env: ["NOVALUE"] }))).toMatch(/--container-env "NOVALUE"/);
+    expect(await refusal(spec("container", { env: ["1X=2"] }))).toMatch(/--container-env "1X=2"/);
     const bad = file("bad.env", "OK=1\nnot a name=2\n");
-    expect(await refusal(spec("container", { envFile: bad }))).toMatch(/--env-file .*bad\.env line 2/);
+    expect(await refusal(spec("container", { envFile: bad }))).toMatch(/--container-env-file .*bad\.env line 2/);
   });
 
-  it("should refuse a missing --env-file", async () => {
+  it("should refuse a missing --container-env-file", async () => {
     expect(await refusal(spec("container", { envFile: path.join(dir, "missing.env") }))).toMatch(
       /the env file .*missing\.env: no such file/,
     );
@@ -148,11 +148,11 @@ describe("container target flags", () => {
     expect(await refusal(spec("container", { cpus: 1, serviceCpus: 2 }))).toMatch(/--cpus 1: --service-cpus 2/);
   });
 
-  it("should refuse --service-args with another image (its settings are --env)", async () => {
+  it("should refuse --service-args with another image (its settings are --container-env)", async () => {
     const message = await refusal(
       readTargetSpec({ target: "container", keysFile: keys, targetFlags: { image: "a", port: "1" } }, ["--seed", "3"]),
     );
-    expect(message).toMatch(/--service-args.*--env/);
+    expect(message).toMatch(/--service-args.*--container-env/);
   });
 
   it("should refuse a flag of another target instead of ignoring it", async () => {

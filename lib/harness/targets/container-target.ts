@@ -38,7 +38,7 @@ export class ContainerTarget {
     this.#spec = spec;
   }
 
-  /** The reference service's catalogue seed (not passed to another image: its settings come from --env). */
+  /** The reference service's catalogue seed (not passed to another image: its settings come from --container-env). */
   withSeed(seed: number): this {
     this.#seed = seed;
     return this;

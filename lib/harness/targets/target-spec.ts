@@ -1,6 +1,6 @@
 /**
  * What the command line says about a containerised target, read and checked by lib/harness/run-settings.ts before
- * anything starts: --image, --port, --control-port, --env, --env-file, --wait-http/--wait-log, --startup-timeout,
+ * anything starts: --image, --port, --control-port, --container-env, --container-env-file, --wait-http/--wait-log, --startup-timeout,
  * --cpus, --memory (container), --compose-file, --service, --control-service (compose).
  */
 import type { ReadyWhen } from "../containers/api-container.ts";
@@ -15,7 +15,7 @@ export interface ContainerSpec {
   controlPort: number | undefined;
   /** --control-token (HARNESS_CONTROL_TOKEN); the reference gets a fresh one when none is given. */
   controlToken: string | undefined;
-  /** --env-file's variables, then --env's (the later wins). */
+  /** --container-env-file's variables, then --container-env's (the later wins). */
   environment: Record<string, string>;
   /** --wait-http / --wait-log; undefined: the image's default (any HTTP answer; the reference's listening line). */
   readyWhen: ReadyWhen | undefined;
@@ -39,9 +39,9 @@ export interface ComposeSpec {
   apiPort: number;
   controlPort: number | undefined;
   controlToken: string | undefined;
-  /** --env: variables the compose file is interpolated with. */
+  /** --container-env: variables the compose file is interpolated with. */
   environment: Record<string, string>;
-  /** --env-file: compose's own --env-file, absolute. */
+  /** --container-env-file: compose's own --env-file, absolute. */
   envFile: string | undefined;
   /** --wait-http / --wait-log for --service; undefined: its API port answers HTTP. */
   readyWhen: ReadyWhen | undefined;

@@ -1,0 +1,86 @@
+/**
+ * Value parsers and options shared by the commands of scripts/harness-cli.ts and scripts/run-command.ts. Each parser
+ * is also what a run file's value goes through (scripts/run-file-options.ts), so a flag and its run-file setting are
+ * refused with the same words.
+ */
+import { InvalidArgumentError, Option } from "commander";
+import { CapacityRatesError, parseCapacityRates } from "../lib/contract/profiles.ts";
+import { DEFAULT_BASELINES_DIR } from "../lib/harness/compare/baselines.ts";
+import { pushGroupProblem } from "../lib/harness/reports/push-to-gateway.ts";
+import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
+
+/** --baselines-dir, shared by run, compare and baseline. */
+export function baselinesDirOption(): Option {
+  return new Option("--baselines-dir <dir>", "where named baselines are kept")
+    .default(DEFAULT_BASELINES_DIR)
+    .env("HARNESS_BASELINES");
+}
+
+/** --tolerances, shared by run and compare. */
+export function tolerancesOption(): Option {
+  return new Option(
+    "--tolerances <file>",
+    "YAML/JSON file of how much worse the candidate may be (defaults: p95/p99 +10% at 95% confidence, error rate +0.1 point, accuracy may not fall)",
+  ).env("HARNESS_TOLERANCES");
+}
+
+export function httpUrl(value: string): string {
+  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new InvalidArgumentError("must be an http(s) URL.");
+  return value;
+}
+
+export function pushGroup(value: string): string {
+  const problem = pushGroupProblem(value);
+  if (problem) throw new InvalidArgumentError(`must be a name for the push's group: ${problem}.`);
+  return value;
+}
+
+export function share(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || n > 1) throw new InvalidArgumentError("must be a share from 0 to 1, e.g. 0.2.");
+  return n;
+}
+
+export const REFUSAL_MODES = ["500", "429", "hang"] as const;
+
+export function refusals(value: string): RefusalMode[] {
+  const modes = value.split(",").map((m) => m.trim());
+  if (modes.length === 0 || !modes.every((m) => (REFUSAL_MODES as readonly string[]).includes(m))) {
+    throw new InvalidArgumentError(`must be a comma-separated list of ${REFUSAL_MODES.join(", ")}.`);
+  }
+  return modes as RefusalMode[];
+}
+
+export function nonNegativeNumber(value: string): number {
+  if (!/^\d*\.?\d+$/.test(value)) throw new InvalidArgumentError("must be a number >= 0, e.g. 2.");
+  return Number(value);
+}
+
+export function capacityRates(value: string): number[] {
+  try {
+    return parseCapacityRates(value);
+  } catch (error) {
+    if (error instanceof CapacityRatesError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
+}
+
+/** A CPU budget in cores: at least a tenth of a millisecond per 10 ms period, at most the host's cores. */
+export function cpus(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || n < 0.01 || n > 1024) {
+    throw new InvalidArgumentError("must be a number of CPU cores such as 0.25 or 1.5 (at least 0.01).");
+  }
+  return n;
+}
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || n <= 0) throw new InvalidArgumentError("must be a number above 0, e.g. 2.");
+  return n;
+}
+
+export function integer(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("must be a whole number.");
+  return Number(value);
+}
