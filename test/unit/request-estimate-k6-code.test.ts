@@ -7,10 +7,17 @@ import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from "../../lib/contract
 import { DEFAULT_TRAFFIC_MODEL, type TrafficModel } from "../../lib/contract/traffic-model.ts";
 import { loadConfig } from "../../lib/k6/config.ts";
 import type { CatalogueSample } from "../../lib/k6/traffic/catalogue-sample.ts";
+import { JOURNEYS } from "../../lib/k6/traffic/journeys.ts";
+import { partnerClient } from "../../lib/k6/partner.ts";
 import { trafficScenario } from "../../lib/k6/traffic/scenario.ts";
 import { prepareTraffic } from "../../lib/k6/traffic/setup.ts";
 import { referenceCatalogueFacts } from "../../lib/harness/plan/reference-catalogue.ts";
-import { callsPerIteration, trafficSetup, type CatalogueFacts } from "../../lib/harness/plan/request-estimate.ts";
+import {
+  ASSUMED_CATALOGUE,
+  callsPerIteration,
+  trafficSetup,
+  type CatalogueFacts,
+} from "../../lib/harness/plan/request-estimate.ts";
 import { API_ROUTES, errorReply } from "../../service/api/server.ts";
 import { matchRoute, type Reply } from "../../service/http.ts";
 import { DEFAULT_OPTIONS } from "../../service/options.ts";
@@ -105,6 +112,44 @@ describe("setup() of the traffic scenarios against the reference service", () =>
     });
     const facts = referenceCatalogueFacts({ seed: 7, products: 30 });
     expect(recordedByEndpoint()).toEqual({ products: 1, productTypes: 12, productType: facts.sampleProductTypes });
+  });
+});
+
+describe("the reference catalogue's facts", () => {
+  it("should give the share of a booker's single-date checks the reference service answers available", () => {
+    const state = new ServiceState({ ...DEFAULT_OPTIONS });
+    k6State.handler = referenceService(state);
+    const config = loadConfig({ ATD_BASE_URL: BASE_URL, ATD_API_KEYS: [...state.partners.keys()].join(",") });
+    const sample = prepareTraffic(config, {
+      ...DEFAULT_TRAFFIC_MODEL,
+      weights: { ...DEFAULT_TRAFFIC_MODEL.weights, backOffice: 0 },
+    });
+    // Every booker that finds its date available books (createRatio 1); the confirm is not needed here.
+    const model: TrafficModel = {
+      ...DEFAULT_TRAFFIC_MODEL,
+      thinkTimeSeconds: { min: 0, max: 0 },
+      booker: { ...DEFAULT_TRAFFIC_MODEL.booker, createRatio: 1, confirmRatio: 0, cancelReservedRatio: 0 },
+    };
+    k6State.requests.length = 0;
+    const facts = referenceCatalogueFacts();
+    const iterations = facts.sampleProductTypes * 20;
+    for (let n = 0; n < iterations; n++) JOURNEYS.booker({ client: partnerClient(config, n), sample, model, n });
+    const recorded = recordedByEndpoint();
+    expect(recorded.priceListDate).toBe(iterations);
+    // Seats the bookings take in between can close a slot only at its last seat: a request or two.
+    expect(Math.abs((recorded.bookingCreate ?? 0) - facts.bookableDateShare * iterations)).toBeLessThanOrEqual(2);
+  });
+
+  it("should match the assumed catalogue's figures on average over seeds, which are the reference's seeding rules", () => {
+    const seeds = Array.from({ length: 8 }, (_, i) => i + 1);
+    const facts = seeds.map((seed) => referenceCatalogueFacts({ seed }));
+    const mean = (pick: (f: CatalogueFacts) => number) => facts.reduce((a, f) => a + pick(f), 0) / facts.length;
+    expect(mean((f) => f.sampleProductTypes)).toBeGreaterThan(ASSUMED_CATALOGUE.sampleProductTypes - 4);
+    expect(mean((f) => f.sampleProductTypes)).toBeLessThan(ASSUMED_CATALOGUE.sampleProductTypes + 4);
+    expect(Math.abs(mean((f) => f.bookableDateShare) - ASSUMED_CATALOGUE.bookableDateShare)).toBeLessThan(0.03);
+    expect(Math.abs(mean((f) => f.instantConfirmationShare) - ASSUMED_CATALOGUE.instantConfirmationShare)).toBeLessThan(
+      0.06,
+    );
   });
 });
 
