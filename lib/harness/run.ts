@@ -451,7 +451,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     let apiUrl = target.apiUrl;
     let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
     for (const extension of request.extensions) {
-      if (extension.onlyWithoutControl && control) continue;
+      // In production the run's bookings are real whatever the target offers: the cleanup runs there with hooks too.
+      if (extension.onlyWithoutControl && control && request.environment?.production !== true) continue;
       if (extension.needsControl && !control) {
         skipped.push({ kind: "extension", name: extension.name, reason: NO_CONTROL });
         request.say(`  SKIP ${extension.name}: ${NO_CONTROL}`);
