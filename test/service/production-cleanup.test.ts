@@ -91,6 +91,22 @@ describe("cleanup of the bookings a production run made", () => {
     expect(table).toContain(`  FAIL  check ${PRODUCTION_CLEANUP_CHECK}: 1 of 4 failed`);
   });
 
+  it("should find the key that made a booking when its record names another, as a split run's runners do", async () => {
+    await using svc = await start();
+    const instant = await withSeats(svc, pickType(svc, { timeslotted: false, instant: true }), 12);
+    // Runner 2 of a split run numbers its own slice of the keys from 0: its record names the run's first key.
+    const booking = await book(svc, instant, 12, {}, ALT_KEY);
+
+    const verdict = await judge(svc.apiUrl, created(booking, 0), PRODUCTION);
+
+    expect(verdict.verdict).toBe("pass");
+    expect(verdict.figures.production).toEqual([
+      { uuid: booking, status: "reserved", outcome: "cancellation requested" },
+    ]);
+    const after = await api(svc, `/v2/bookings/${booking}`, { key: ALT_KEY });
+    expect(after.body.data.cancellationRequestStatus).toBe("pending");
+  });
+
   it("should leave confirmed bookings alone outside production, as runs without hooks always did", async () => {
     await using svc = await start();
     const instant = await withSeats(svc, pickType(svc, { timeslotted: false, instant: true }), 12);

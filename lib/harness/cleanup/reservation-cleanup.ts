@@ -62,6 +62,8 @@ export interface BookingCleanup {
   outcome: CleanupOutcome;
   /** The status the booking was found in; undefined when it could not be read. */
   status: string | undefined;
+  /** What reading it answered when that was not 200 (404: not a booking of this key). */
+  readStatus?: number;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function cleanUpBooking(
   try {
     const read = await call("GET", fillPath(ENDPOINTS.booking.path, { uuid }));
     if (read.status !== 200 || !read.data)
-      return { outcome: { failed: `reading it answered ${read.status}` }, status: found };
+      return { outcome: { failed: `reading it answered ${read.status}` }, status: found, readStatus: read.status };
     found = statusOf(read.data);
     const before = settled(read.data);
     if (before !== undefined) return { outcome: before, status: found };
@@ -127,6 +129,28 @@ function outcomeText(outcome: CleanupOutcome): string {
   }
 }
 
+/**
+ * Cleans a booking up with the key that made it: the one its record names, else (404) each other key of the run in
+ * turn. A runner of a split run (--segments) numbers only its own slice of the keys, so its records name a key of the
+ * first slice; a booking belongs to one key, so the others answer 404 and cost one read each.
+ */
+async function cleanUpWithOwner(
+  apiUrl: string,
+  keys: readonly string[],
+  booking: CreatedBooking,
+  production: boolean,
+): Promise<BookingCleanup> {
+  const named = keys[booking.key];
+  const first = await cleanUpBooking(apiUrl, named ?? "", booking.uuid, production);
+  if (first.readStatus !== 404) return first;
+  for (const key of keys) {
+    if (key === named) continue;
+    const result = await cleanUpBooking(apiUrl, key, booking.uuid, production);
+    if (result.readStatus !== 404) return result;
+  }
+  return first;
+}
+
 export class ReservationCleanupExtension implements RunExtension {
   readonly name = "reservation cleanup";
   // With test hooks the target is a test environment that can be reset: nothing to do there.
@@ -147,9 +171,7 @@ export class ReservationCleanupExtension implements RunExtension {
     let failed = 0;
     for (let i = 0; i < bookings.length; i += PARALLEL) {
       const batch = bookings.slice(i, i + PARALLEL);
-      const results = await Promise.all(
-        batch.map((b) => cleanUpBooking(ctx.target.apiUrl, ctx.keys[b.key] ?? "", b.uuid, production)),
-      );
+      const results = await Promise.all(batch.map((b) => cleanUpWithOwner(ctx.target.apiUrl, ctx.keys, b, production)));
       for (const [j, { outcome, status }] of results.entries()) {
         const uuid = batch[j]?.uuid ?? "";
         if (production) listed.push({ uuid, status: status ?? null, outcome: outcomeText(outcome) });
