@@ -206,6 +206,7 @@ describe("the per-key figures", () => {
     expect(mix?.keys).toBe(32);
     expect(smoke?.perKey?.peakPerMinute).toBeCloseTo((2 * 20 * 60) / 32, 10);
     expect(rateLimit?.total).toBeUndefined();
+    expect(rateLimit?.iterations).toBeUndefined();
     expect(rateLimit?.notEstimated).toMatch(/limit and window/);
     expect(estimate.keyPools).toHaveLength(1);
     expect(estimate.keyPools[0]?.scenarios).toEqual(["partner-mix", "smoke"]);
@@ -272,7 +273,10 @@ describe("requestEstimateLines", () => {
     // 2 rate-limited requests per iteration, 5 iterations/s over 40 keys: 15/min at the peak.
     expect(lines.find((l) => l.includes("per key"))).toMatch(/mean 15\.0\/min, peak 15\.0\/min/);
     expect(lines.some((l) => l.includes("bookings:"))).toBe(false);
-    expect(lines.find((l) => l.startsWith("scenario webhooks"))).toMatch(/not estimated: .*service's answers/);
+    // 2/s for 20 s, whatever the profile: the schedule is known, what each iteration sends is not.
+    expect(lines.find((l) => l.startsWith("scenario webhooks"))).toMatch(
+      /^scenario webhooks: 20 s, 41 iterations scheduled \(2\.00\/s\); requests not estimated: .*service's answers/,
+    );
     expect(lines).toContain("requests in all: about 202 (not counting webhooks)");
     expect(lines.find((l) => l.startsWith("catalogue:"))).toMatch(/assumed/);
   });

@@ -42,7 +42,14 @@ function keyLine(k: KeyLoad): string {
 
 function scenarioLines(s: ScenarioEstimate): string[] {
   if (s.notEstimated !== undefined || s.total === undefined || s.seconds === undefined) {
-    return [`scenario ${s.scenario}: requests not estimated: ${s.notEstimated ?? "no plan"}`];
+    const schedule =
+      s.seconds !== undefined && s.iterations !== undefined
+        ? ` ${seconds(s.seconds)}, ${count(s.iterations)} iterations scheduled (${rate(s.peakIterationsPerSecond ?? 0)}/s);`
+        : "";
+    return [
+      `scenario ${s.scenario}:${schedule} requests not estimated: ${s.notEstimated ?? "no plan"}`,
+      ...s.notes.map((note) => `  note: ${note}`),
+    ];
   }
   const setup = Object.values(s.setup).reduce((a, b) => a + b, 0);
   const lines = [

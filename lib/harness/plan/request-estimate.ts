@@ -26,6 +26,7 @@ import {
   type Persona,
   type TrafficModel,
 } from "../../contract/traffic-model.ts";
+import { FUNCTIONAL_DRIVERS, type FunctionalDriver } from "../../contract/functional-drivers.ts";
 import { partitionKeys, traitsOf } from "../scenario-traits.ts";
 
 /**
@@ -361,13 +362,23 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     } satisfies Plan;
   }
   const reason = ANSWER_DRIVEN[scenario] ?? "no estimate is known for this scenario";
+  const driver = (FUNCTIONAL_DRIVERS as Readonly<Record<string, FunctionalDriver | undefined>>)[scenario];
+  // A functional driver's schedule is known (its own fixed rate), what each iteration sends is not.
+  const schedule: ArrivalScenario | undefined = driver && {
+    executor: "constant-arrival-rate",
+    rate: driver.rate,
+    timeUnit: "1s",
+    duration: input.duration ?? driver.defaultDuration,
+    preAllocatedVUs: 1,
+    maxVUs: 1,
+  };
   return {
     profile: undefined,
-    arrival: undefined,
+    arrival: schedule,
     setup: {},
     perIteration: undefined,
     notEstimated: reason,
-    notes: [],
+    notes: driver ? [`a fixed ${String(driver.rate)} iterations/s whatever --profile says`] : [],
   };
 }
 
@@ -380,13 +391,14 @@ function estimateScenario(
 ): ScenarioEstimate {
   const plan: Plan = planOf(scenario, input, model, catalogue, keys);
   if (!plan.arrival || !plan.perIteration) {
+    const schedule = plan.arrival && arrivalFigures(plan.arrival);
     return {
       scenario,
       profile: plan.profile,
       keys,
-      seconds: undefined,
-      iterations: undefined,
-      peakIterationsPerSecond: undefined,
+      seconds: schedule?.seconds,
+      iterations: schedule?.iterations,
+      peakIterationsPerSecond: schedule?.peakPerSecond,
       setup: {},
       load: {},
       total: undefined,

@@ -14,6 +14,7 @@ import { readInventory, setSlots } from "./inventory.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
 import { HOT_SET_WALK, parseControlProductTypes, pickHotSet, type ControlProductType } from "../../contract/hot-set.ts";
 import { planFor, type Plan } from "./plan.ts";
+import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import {
   ALTERNATIVES_CHECKS as C,
   accuracy,
@@ -28,14 +29,11 @@ import {
 
 const config = loadConfig(__ENV);
 const ENDPOINTS: readonly EndpointName[] = ["priceListDate", "bookingCreate", "bookingConfirm"];
-/** Iterations per second: each one is some 40 control calls and 6 API calls. */
-const RATE = 2;
 
 // A functional driver, not load: the 422s are expected.
 export const options: Options = functionalOptions(config, {
   name: "alternatives",
-  rate: RATE,
-  defaultDuration: "10s",
+  ...FUNCTIONAL_DRIVERS.alternatives,
   endpoints: ENDPOINTS,
   maxVUs: 8,
   judgeFailedRequests: false,

@@ -5,6 +5,7 @@ import { addDays, isRecord, todayUtc, type EndpointName } from "../../contract/i
 import { loadConfig } from "../config.ts";
 import { functionalOptions } from "../options.ts";
 import { readInventory, setSlots } from "../alternatives/inventory.ts";
+import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import { INVARIANTS_WALK, pickInvariantTypes, type ControlProductType } from "../../contract/hot-set.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
@@ -33,8 +34,7 @@ const LAST_DAY = 330;
 // 409 and 422 are expected answers here, and the harness judges the history, not k6.
 export const options: Options = functionalOptions(config, {
   name: "invariants",
-  rate: 3,
-  defaultDuration: "10s",
+  ...FUNCTIONAL_DRIVERS.invariants,
   endpoints: ENDPOINTS,
   maxVUs: 8,
   judgeFailedRequests: false,

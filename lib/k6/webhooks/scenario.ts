@@ -6,6 +6,7 @@
 import exec from "k6/execution";
 import type { Options } from "k6/options";
 import type { ExpectationRecord } from "../../contract/index.ts";
+import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import type { ApiClient, Json } from "../client.ts";
 import { checkResponse, expectThat } from "../checks.ts";
 import { loadConfig } from "../config.ts";
@@ -20,8 +21,6 @@ import { WEBHOOKS_WALK, pickWebhookTypes } from "./sample.ts";
 
 const config = loadConfig(__ENV);
 
-/** Iterations per second; each iteration is one of FLOWS, in turn, so 8 s covers every flow twice. */
-const RATE = 2;
 /** The partner whose bookings this scenario makes (index in ATD_API_KEYS); the sink refuses on the last key. */
 const KEY_INDEX = 0;
 /**
@@ -36,8 +35,7 @@ const DECISION_ADVANCE_SECONDS = 300;
 // their maximum), and an iteration the executor could not start costs events, which the sink judges.
 export const options: Options = functionalOptions(config, {
   name: "webhooks",
-  rate: RATE,
-  defaultDuration: "8s",
+  ...FUNCTIONAL_DRIVERS.webhooks,
   endpoints: [],
   // One VU: the clock moves for everyone, so the flows must not overlap.
   maxVUs: 1,
