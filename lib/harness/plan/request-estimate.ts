@@ -64,8 +64,8 @@ export const ASSUMED_CATALOGUE: CatalogueFacts = {
 };
 
 /**
- * The sizes lib/k6/traffic/setup.ts reads and seeds with (held together with it by test/unit/request-estimate*.test.ts,
- * which runs that setup against a stand-in catalogue).
+ * The sizes lib/k6/traffic/setup.ts reads and seeds with, which lib/harness cannot import (held together with it by
+ * test/unit/request-estimate-k6-code.test.ts, which runs that setup against the reference service's handlers).
  */
 export const SAMPLE = { products: 60, withTypes: 12, maxSeededKeys: 100, seedDatesTried: 3 } as const;
 
