@@ -31,6 +31,15 @@ import {
   tolerancesOption,
 } from "./cli-options.ts";
 import { applyRunFile, type AppliedRunFile } from "./run-file-options.ts";
+import type { CoverageLevel } from "../lib/harness/coverage.ts";
+import { churnOn } from "../lib/harness/extensions.ts";
+import { keyFingerprint as fingerprint } from "../lib/harness/key-fingerprint.ts";
+import { dryRunLines, type DryRunPlan } from "../lib/harness/plan/dry-run.ts";
+import { checkBudget, checkRails, k6RpsCaps } from "../lib/harness/plan/rails.ts";
+import { referenceCatalogueFacts } from "../lib/harness/plan/reference-catalogue.ts";
+import { estimateRequests } from "../lib/harness/plan/request-estimate.ts";
+import { partitionKeys, traitsOf } from "../lib/harness/scenario-traits.ts";
+import { SEEDED_PARTNER_COUNT } from "../service/partners.ts";
 
 /** The comparison code, loaded only when a run compares (as the hooks check is). */
 const comparing = () => import("../lib/harness/compare/compare-command.ts");
@@ -418,6 +427,75 @@ function refuse(message: string): never {
   throw new HarnessError(message, EXIT.usage);
 }
 
+/** The level the plan expects: what the target's flags say (the run asks the target itself once it is up). */
+function expectedLevel(flags: RunFlags): { level: CoverageLevel; upTo?: CoverageLevel } {
+  if (referenceTarget(flags)) return { level: "reference" };
+  const hooks = flags.target === "url" ? flags.controlUrl !== undefined : flags.controlPort !== undefined;
+  return hooks ? { level: "required-hooks", upTo: "reference" } : { level: "public-api" };
+}
+
+/** The embedded service, or the container target without --image: the reference service itself. */
+function referenceTarget(flags: RunFlags): boolean {
+  return flags.target === "embedded" || (flags.target === "container" && flags.image === undefined);
+}
+
+/** The reference service's seed and catalogue size as the run will start it (--seed, else --service-args). */
+function referenceServiceOf(
+  serviceArgs: readonly string[],
+  seed: number | undefined,
+): { seed?: number; products?: number } {
+  const flag = (name: string) => {
+    const at = serviceArgs.indexOf(name);
+    return at >= 0 ? Number(serviceArgs[at + 1]) : undefined;
+  };
+  const products = flag("--products");
+  const seeded = seed ?? flag("--seed");
+  return { ...(seeded === undefined ? {} : { seed: seeded }), ...(products === undefined ? {} : { products }) };
+}
+
+/** Keys the traffic spreads over: --keys (less the run's own key at the public-API level), or the reference's seeded. */
+function plannedKeyCount(
+  flags: RunFlags,
+  apiKeys: readonly string[] | undefined,
+  level: CoverageLevel,
+  scenarios: readonly string[],
+  churn: boolean,
+): number {
+  const keys = apiKeys?.length ?? (referenceTarget(flags) ? SEEDED_PARTNER_COUNT : 0);
+  const ownKey = level === "public-api" && (churn || scenarios.some((s) => traitsOf(s).needsHarnessKey === true));
+  return ownKey ? Math.max(0, keys - 1) : keys;
+}
+
+/** The target in a few words, for the plan. */
+function targetText(flags: RunFlags): string {
+  switch (flags.target) {
+    case "embedded":
+      return "embedded: the reference service started on 127.0.0.1";
+    case "container":
+      return `container ${flags.image ?? "(the reference service's image, built offline)"}${flags.port ? ` on port ${flags.port}` : ""}`;
+    case "compose":
+      return `compose ${flags.composeFile ?? ""}, service ${flags.service ?? ""}${flags.port ? ` on port ${flags.port}` : ""}`;
+    case "url":
+      return `url ${flags.baseUrl ?? "(no --base-url)"}${flags.controlUrl ? `, test hooks at ${flags.controlUrl}` : ", no test hooks"}`;
+  }
+}
+
+/** Settings that are not the built-in default, with where each came from; secrets shown only as fingerprints. */
+function settingsText(command: Command, sources: Readonly<Record<string, string>>): DryRunPlan["settings"] {
+  const values = command.opts<Record<string, unknown>>();
+  const secret = new Set(["controlToken", "keys", "alternativesKeys"]);
+  return command.options
+    .map((o) => o.attributeName())
+    .filter((name, i, all) => all.indexOf(name) === i)
+    .filter((name) => command.getOptionValueSource(name) !== "default" && values[name] !== undefined)
+    .filter((name) => name !== "dryRun")
+    .map((name) => {
+      const value = values[name];
+      const text = secret.has(name) && name === "controlToken" ? fingerprint(String(value)) : JSON.stringify(value);
+      return { name, value: text, source: sources[name] ?? "command line" };
+    });
+}
+
 async function runAction(named: string[], flags: RunFlags, command: Command): Promise<void> {
   // The run file's values fill what neither a flag nor a HARNESS_* variable set (commander keeps each value's source).
   const known = new Set((await listScenarios()).map((s) => s.name));
@@ -492,6 +570,34 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
   }
   const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
   const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
+  // The environment's rails and the plan's load against its ceiling, before anything starts (exit 2).
+  if (flags.allowProductionBookings !== undefined && flags.allowProductionBookings !== runFile.environment.name) {
+    refuse(
+      `Failed to plan the run: --allow-production-bookings names ${flags.allowProductionBookings}, and the run's environment is ${runFile.environment.name}. Please name the environment the run goes to (--env), or drop the flag.`,
+    );
+  }
+  const rails = checkRails({
+    rails: runFile.environment,
+    scenarios,
+    allowProductionBookings: flags.allowProductionBookings,
+    churn: churnOn(scenarios, churn),
+    chaos: settings.chaos !== undefined,
+    target: flags.target,
+  });
+  const level = expectedLevel(flags);
+  const plannedKeys = plannedKeyCount(flags, settings.apiKeys, level.level, scenarios, churnOn(scenarios, churn));
+  const estimate = estimateRequests({
+    scenarios,
+    profile: flags.profile,
+    ...(flags.duration === undefined ? {} : { duration: flags.duration }),
+    keys: plannedKeys,
+    model: settings.traffic,
+    ...(referenceTarget(flags)
+      ? { catalogue: referenceCatalogueFacts(referenceServiceOf(settings.serviceArgs, flags.seed)) }
+      : {}),
+    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates.join(",") }),
+  });
+  checkBudget(rails, estimate.keyPools);
   const chaos = await prepareChaos(settings.chaos, {
     sinkEnabled: webhooksOn(scenarios, webhooks, flags.segments),
     listen: flags.webhookListen,
@@ -550,12 +656,45 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
       ...(flags.timeScale === undefined ? {} : { timeScale: flags.timeScale }),
     },
     ...(baseline === undefined ? {} : { baseline }),
+    ...(runFile.file === undefined ? {} : { environment: runFile.environment }),
     progress: process.stdout.isTTY && !process.env.CI,
     signal: controller.signal,
     say: (line: string) => {
       console.log(line);
     },
   };
+  if (flags.dryRun) {
+    const extensions = [
+      ...(churnOn(scenarios, churn)
+        ? [level.level === "public-api" ? ("churn (black-box)" as const) : ("churn" as const)]
+        : []),
+      ...(webhooksOn(scenarios, webhooks, flags.segments) ? (["webhooks"] as const) : []),
+      ...(settings.chaos ? (["chaos"] as const) : []),
+    ];
+    const plan: DryRunPlan = {
+      runFile: runFile.file,
+      rails,
+      target: targetText(flags),
+      level: level.level,
+      ...(level.upTo === undefined ? {} : { levelUpTo: level.upTo }),
+      scenarios,
+      profile: flags.profile,
+      duration: flags.duration,
+      extensions,
+      settings: settingsText(command, runFile.sources),
+      estimate,
+      k6Rps: k6RpsCaps(
+        runFile.environment,
+        partitionKeys(
+          scenarios,
+          Array.from({ length: plannedKeys }, (_, i) => String(i)),
+        ),
+        flags.segments,
+      ),
+    };
+    for (const line of dryRunLines(plan)) console.log(line);
+    return;
+  }
   let interrupts = 0;
   process.on("SIGINT", () => {
     interrupts += 1;

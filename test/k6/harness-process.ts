@@ -1,6 +1,7 @@
 /** Runs the `harness` command as a child process, the way a person or CI does, and reads its run directory. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
@@ -19,6 +20,8 @@ export interface HarnessProcessOptions {
   /** Called with the harness process once it is spawned (e.g. to send it a signal). */
   onStart?: (child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Variables added to the harness's environment. */
+  env?: Record<string, string>;
 }
 
 export function runHarnessProcess(
@@ -28,7 +31,7 @@ export function runHarnessProcess(
   const outDir = mkdtempSync(path.join(tmpdir(), "atd-run-"));
   const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), ...args, "--out", outDir], {
     cwd: REPO_ROOT,
-    env: { ...process.env, CI: "true" },
+    env: { ...process.env, CI: "true", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   options.onStart?.(child);
@@ -104,4 +107,15 @@ export function runHarnessCommand(args: readonly string[]): { exitCode: number |
     timeout: 60_000,
   });
   return { exitCode: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Every file of a run directory as text (gzipped ones unpacked), by name: what a scan for leaked keys reads. */
+export function runFiles(dir: string): [string, string][] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      const bytes = readFileSync(file);
+      return [path.relative(dir, file), (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8")];
+    });
 }

@@ -4,22 +4,9 @@
  * judge, say what it cannot, pass on the correct service, and leave no reservation of theirs behind. Repeated runs and
  * every defect visible from outside: public-api-only.matrix.test.ts.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { runFiles } from "./harness-process.ts";
 import { runWithoutHooks } from "./public-api-runs.ts";
-
-/** Every file of a run directory as text (gzipped ones unpacked), by name. */
-function runFiles(dir: string): [string, string][] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => {
-      const file = path.join(e.parentPath, e.name);
-      const bytes = readFileSync(file);
-      return [path.relative(dir, file), (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8")];
-    });
-}
 
 describe("a run through the public API alone", { timeout: 200_000 }, () => {
   it("should run all four scenarios with churn, pass on the correct service and leave nothing reserved", async () => {
