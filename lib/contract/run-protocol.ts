@@ -45,7 +45,7 @@ export const K6_ENV = {
   alternativesKeys: "ATD_ALTERNATIVES_KEYS",
   /**
    * Public-API-only runs: how long (real seconds) the target's reservations hold their seats, as its operator states it
-   * (--reservation-hold). Absent: for the booking's whole life (decisions.md), so no confirm can be made to fail from
+   * (--reservation-hold). Absent: for the booking's whole life (docs/contract-gaps.md, Booking states), so no confirm can be made to fail from
    * outside and the checks that need one are not judged.
    */
   reservationHoldSeconds: "ATD_RESERVATION_HOLD_SECONDS",

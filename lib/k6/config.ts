@@ -46,7 +46,7 @@ export interface K6Config {
     /** The algorithm the deployment is expected to use; checked when set. ATD_RATE_ALGORITHM. */
     algorithm: RateLimitAlgorithm | undefined;
     /**
-     * Booking and config endpoints outside the shared allowance: "unlimited" (decisions.md: neither limited nor
+     * Booking and config endpoints outside the shared allowance: "unlimited" (docs/contract-gaps.md, Rate limit: neither limited nor
      * counted; a difference fails) or "finding" (a difference is reported only). ATD_RATE_OUTSIDE_LIST.
      */
     outsideList: "unlimited" | "finding";

@@ -166,7 +166,7 @@ describe("the budget check", () => {
         checkBudget(demo(), [{ scenarios: ["partner-mix"], peakPerMinute: 540.4 }]);
       }),
     ).toBe(
-      "Failed to plan the run: partner-mix would send about 540.4 requests/min per key to the rate-limited endpoints at its peak, above the ceiling of 300 of environment demo. Please lower the rate (--profile, --duration of a ramp, --traffic-file), add keys (--keys), or raise the ceiling.",
+      "Failed to plan the run: partner-mix would send about 540.4 requests/min per key to the rate-limited endpoints at its peak, above the ceiling of 300 of environment demo. Please lower the rate (--profile, a shorter ramp, a --traffic model with fewer calls), add keys (--keys), or raise the ceiling.",
     );
   });
 
@@ -186,6 +186,21 @@ describe("the budget check", () => {
         checkBudget(planned, [{ scenarios: ["smoke", "catalogue"], peakPerMinute: 330 }]);
       }),
     ).toContain("smoke + catalogue would send about 330 requests/min per key");
+  });
+
+  it("should refuse a ceiling below one request per second per k6 process, which k6's rps cannot hold", () => {
+    // 30/min on one key is half a request per second: k6 would allow one, twice the ceiling.
+    const low = checkRails(request({ ...DEMO, ceilingPerKeyPerMinute: 30 }, ["smoke"]));
+    expect(
+      refusal(() => {
+        checkBudget(low, [{ scenarios: ["smoke"], peakPerMinute: 10, keys: 1 }]);
+      }),
+    ).toBe(
+      "Failed to plan the run: a ceiling of 30 requests/min per key over 1 key shared by smoke is below one request per second per k6 process, the least k6 can hold a run to. Please add keys (--keys), run fewer scenarios at once, or raise the ceiling of environment demo.",
+    );
+    expect(() => {
+      checkBudget(low, [{ scenarios: ["smoke"], peakPerMinute: 10, keys: 2 }]);
+    }).not.toThrow();
   });
 
   it("should check nothing without a ceiling", () => {

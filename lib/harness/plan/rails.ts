@@ -176,6 +176,8 @@ export interface KeyPoolPeak {
   scenarios: readonly string[];
   /** Requests per minute per key to the rate-limited endpoints at the plan's peak. */
   peakPerMinute: number;
+  /** The keys of the pool; unknown: the cap's floor is not checked. */
+  keys?: number;
 }
 
 /**
@@ -187,9 +189,16 @@ export function checkBudget(planned: PlannedRails, pools: readonly KeyPoolPeak[]
   if (ceiling === undefined) return;
   for (const pool of pools) {
     const held = pool.scenarios.filter((s) => !planned.exempt.includes(s));
-    if (held.length === 0 || pool.peakPerMinute <= ceiling) continue;
+    if (held.length === 0) continue;
+    // k6's rps is whole requests per second: below one per second per process, k6 cannot hold the ceiling.
+    if (pool.keys !== undefined && (ceiling * pool.keys) / (60 * held.length) < 1) {
+      refuse(
+        `Failed to plan the run: a ceiling of ${formatRate(ceiling)} requests/min per key over ${String(pool.keys)} key${pool.keys === 1 ? "" : "s"} shared by ${held.join(" + ")} is below one request per second per k6 process, the least k6 can hold a run to. Please add keys (--keys), run fewer scenarios at once, or raise the ceiling of ${nameOf(planned.rails)}.`,
+      );
+    }
+    if (pool.peakPerMinute <= ceiling) continue;
     refuse(
-      `Failed to plan the run: ${held.join(" + ")} would send about ${formatRate(pool.peakPerMinute)} requests/min per key to the rate-limited endpoints at its peak, above the ceiling of ${formatRate(ceiling)} of ${nameOf(planned.rails)}. Please lower the rate (--profile, --duration of a ramp, --traffic-file), add keys (--keys), or raise the ceiling.`,
+      `Failed to plan the run: ${held.join(" + ")} would send about ${formatRate(pool.peakPerMinute)} requests/min per key to the rate-limited endpoints at its peak, above the ceiling of ${formatRate(ceiling)} of ${nameOf(planned.rails)}. Please lower the rate (--profile, a shorter ramp, a --traffic model with fewer calls), add keys (--keys), or raise the ceiling.`,
     );
   }
 }
