@@ -559,8 +559,7 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
         ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
           scenarios,
           profile: flags.profile,
-          trafficFile: settings.trafficFile,
-          sloFile: settings.sloFile,
+          ids: settings.ids,
           targetKind: flags.target,
         });
   if (baseline === undefined && flags.tolerances !== undefined) {
@@ -595,7 +594,7 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
     ...(referenceTarget(flags)
       ? { catalogue: referenceCatalogueFacts(referenceServiceOf(settings.serviceArgs, flags.seed)) }
       : {}),
-    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates.join(",") }),
+    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
   });
   checkBudget(rails, estimate.keyPools);
   const chaos = await prepareChaos(settings.chaos, {
@@ -621,10 +620,12 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
     serviceArgs: settings.serviceArgs,
     serviceCpus: flags.serviceCpus,
     trafficFile: settings.trafficFile,
+    settingsIds: settings.ids,
     pushgateway: flags.pushgateway,
     pushGroup: flags.pushGroup,
     prometheusRw: flags.prometheusRw,
     segments: flags.segments,
+    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
     extensions: extensionsFor({
       scenarios,
       segments: flags.segments,

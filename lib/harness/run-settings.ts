@@ -17,6 +17,7 @@ import { readChaosFile, type ChaosPlan } from "./chaos/chaos-file.ts";
 import { CHURN_CONFIG_ADVICE, ChurnConfigError, parseChurnConfig, type ChurnConfig } from "./churn/config.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
 import { isTrackedByGit } from "./run-file/git-tracked.ts";
+import { settingsTextId } from "./compare/run-digest.ts";
 import { traitsOf } from "./scenario-traits.ts";
 import { readSoakRules, type SoakRules } from "./soak/soak-rules.ts";
 import { parseListen } from "./webhooks/extension.ts";
@@ -75,6 +76,8 @@ export interface RunSettingsInput {
 export interface RunSettings {
   sloFile: string | undefined;
   slo: SloTable;
+  /** What a comparison calls the SLO table and the traffic model: "default" or the sha256 of the file read. */
+  ids: { sloTable: string; trafficModel: string };
   trafficFile: string | undefined;
   traffic: TrafficModel;
   /** --keys: undefined when the target's control API is to list them. */
@@ -115,23 +118,25 @@ function parseJson(text: string, file: string, what: string): unknown {
   }
 }
 
-/** The SLO file's override merged into the table, as k6 will merge it at init (lib/k6/options.ts). */
-export async function readSloFile(file: string): Promise<SloTable> {
-  const parsed = parseJson(await readText(file, "the SLO file", "give a JSON file (--slo)"), file, "the SLO file");
+/** The SLO file's override merged into the table, as k6 will merge it at init (lib/k6/options.ts), and its id. */
+export async function readSloFile(file: string): Promise<{ slo: SloTable; id: string }> {
+  const text = await readText(file, "the SLO file", "give a JSON file (--slo)");
+  const parsed = parseJson(text, file, "the SLO file");
   try {
-    return mergeSlo(DEFAULT_SLO, parsed, `SLO file ${file}`);
+    return { slo: mergeSlo(DEFAULT_SLO, parsed, `SLO file ${file}`), id: settingsTextId(text) };
   } catch (error) {
     // mergeSlo's message already names the file, the key and what to change.
     return refuse((error as Error).message);
   }
 }
 
-/** The traffic file's override applied to the model, as k6 will apply it at init (lib/k6/traffic/load.ts). */
-export async function readTrafficFile(file: string): Promise<TrafficModel> {
+/** The traffic file's override applied to the model, as k6 will apply it at init (lib/k6/traffic/load.ts), and its id. */
+export async function readTrafficFile(file: string): Promise<{ traffic: TrafficModel; id: string }> {
   const what = "the traffic model";
-  const parsed = parseJson(await readText(file, what, "give a JSON file (--traffic)"), file, what);
+  const text = await readText(file, what, "give a JSON file (--traffic)");
+  const parsed = parseJson(text, file, what);
   try {
-    return mergeTrafficModel(DEFAULT_TRAFFIC_MODEL, parsed, file);
+    return { traffic: mergeTrafficModel(DEFAULT_TRAFFIC_MODEL, parsed, file), id: settingsTextId(text) };
   } catch (error) {
     return refuse((error as Error).message);
   }
@@ -541,11 +546,16 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
   const trafficFile = resolve(input.trafficFile);
   const churnConfigFile = resolve(input.churnConfigFile);
   const soakConfigFile = resolve(input.soakConfigFile);
+  const slo = sloFile ? await readSloFile(sloFile) : { slo: DEFAULT_SLO, id: settingsTextId(undefined) };
+  const traffic = trafficFile
+    ? await readTrafficFile(trafficFile)
+    : { traffic: DEFAULT_TRAFFIC_MODEL, id: settingsTextId(undefined) };
   return {
     sloFile,
-    slo: sloFile ? await readSloFile(sloFile) : DEFAULT_SLO,
+    slo: slo.slo,
+    ids: { sloTable: slo.id, trafficModel: traffic.id },
     trafficFile,
-    traffic: trafficFile ? await readTrafficFile(trafficFile) : DEFAULT_TRAFFIC_MODEL,
+    traffic: traffic.traffic,
     apiKeys: input.keysFile ? await readKeysFile(input.keysFile) : input.keys && [...input.keys],
     alternativesKeys: input.alternativesKeysFile
       ? await readKeysFile(input.alternativesKeysFile, "--alternatives-keys")

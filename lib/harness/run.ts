@@ -9,7 +9,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { SettingsError, type K6_ENV } from "../contract/index.ts";
-import { capacityScenario, parseCapacityRates, profileNamed } from "../contract/profiles.ts";
+import { capacityScenario, profileNamed } from "../contract/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
 import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel } from "./coverage.ts";
 import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
@@ -21,7 +21,7 @@ import { resolveK6 } from "./k6-binary.ts";
 import { runK6, type K6RunRequest } from "./k6-runner.ts";
 import { runK6Segments } from "./segments/run-segments.ts";
 import { renderVerdictTable, writeSummary, type RunInputs, type RunSummary } from "./reports/summary.ts";
-import { settingsFileId, type RunDigest } from "./compare/run-digest.ts";
+import type { RunDigest } from "./compare/run-digest.ts";
 import { compareOrExplain, type PreparedBaseline } from "./compare/compare-command.ts";
 import type { Comparison } from "./compare/compare-runs.ts";
 import { harnessVersion } from "./paths.ts";
@@ -69,6 +69,8 @@ export interface RunRequest {
   /** --service-cpus: the embedded service's or the container's CPU budget in cores; undefined: unlimited. */
   serviceCpus?: number;
   trafficFile: string | undefined;
+  /** The ids of the SLO table and traffic model in the run's identity (RunSettings.ids: from the text read once). */
+  settingsIds: { sloTable: string; trafficModel: string };
   /** Pushgateway URL: the run's metrics (metrics.prom's registry) replace the group of the run's job there. */
   pushgateway: string | undefined;
   /** --push-group: one more grouping label of the push (e.g. the environment). */
@@ -77,6 +79,8 @@ export interface RunRequest {
   prometheusRw: string | undefined;
   /** --segments: k6 processes per scenario, each with an execution segment and its own keys; 1 (or unset): one. */
   segments?: number;
+  /** --capacity-rates, parsed once by the command line (k6 gets them as k6Settings.capacityRates). */
+  capacityRates?: readonly number[];
   /** Settings for every k6 process beyond the common ones (e.g. the rate-limit window from --rate-window). */
   k6Settings: Partial<Record<keyof typeof K6_ENV, string>>;
   /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
@@ -367,8 +371,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   // A scenario with a profile of its own (soak, capacity) runs that one's length, not --profile's.
   const ownProfileSeconds = (scenario: string) => {
     const own = traitsOf(scenario).profile;
-    if (own === "capacity" && request.k6Settings.capacityRates) {
-      return scenarioSeconds(capacityScenario(request.duration, parseCapacityRates(request.k6Settings.capacityRates)));
+    if (own === "capacity" && request.capacityRates) {
+      return scenarioSeconds(capacityScenario(request.duration, request.capacityRates));
     }
     return own ? scenarioSeconds(profileNamed(own).scenario(request.duration)) : profileSeconds;
   };
@@ -586,8 +590,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
 
   const inputs: RunInputs = {
     seed: request.seed,
-    trafficModel: await settingsFileId(request.trafficFile).catch(() => "unreadable"),
-    sloTable: await settingsFileId(request.sloFile).catch(() => "unreadable"),
+    trafficModel: request.settingsIds.trafficModel,
+    sloTable: request.settingsIds.sloTable,
     ...(request.target === "container" ? { image: request.container?.image ?? "reference" } : {}),
     harnessVersion: await harnessVersion(),
   };

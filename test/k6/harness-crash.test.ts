@@ -47,6 +47,7 @@ async function run(extensions: RunExtension[]): Promise<{ exitCode: number; runD
     seed: undefined,
     serviceArgs: [],
     trafficFile: undefined,
+    settingsIds: { sloTable: "default", trafficModel: "default" },
     pushgateway: undefined,
     prometheusRw: undefined,
     k6Settings: {},

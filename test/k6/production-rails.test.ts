@@ -53,6 +53,7 @@ async function requestFor(
     seed: undefined,
     serviceArgs: [],
     trafficFile: undefined,
+    settingsIds: { sloTable: "default", trafficModel: "default" },
     pushgateway: undefined,
     prometheusRw: undefined,
     k6Settings: {},

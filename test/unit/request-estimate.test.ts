@@ -229,7 +229,7 @@ describe("the per-key figures", () => {
       profile: "capacity",
       duration: "10s",
       keys: 4,
-      capacityRates: "100,200",
+      capacityRates: [100, 200],
     });
     const [capacity, smoke] = estimate.scenarios;
     expect(capacity?.iterations).toBe(3800);
@@ -244,7 +244,7 @@ describe("the per-key figures", () => {
       duration: "10s",
       keys: 10,
       catalogue: everythingFound,
-      capacityRates: "100,200",
+      capacityRates: [100, 200],
     });
     const [soak, capacity] = estimate.scenarios;
     expect(soak?.profile).toBe("soak");

@@ -11,7 +11,7 @@ import { readRunSummary, writeReports } from "../reports/write-reports.ts";
 import { listBaselines, resolveComparable, saveBaseline, type ComparableRun } from "./baselines.ts";
 import { COMPARE_JSON, COMPARE_MD, compareMarkdown, compareVerdictLines } from "./compare-markdown.ts";
 import { compareRuns, incomparability, NotComparableError, type Comparison } from "./compare-runs.ts";
-import { settingsFileId, type RunDigest, type RunIdentity } from "./run-digest.ts";
+import { type RunDigest, type RunIdentity } from "./run-digest.ts";
 import { readTolerances, type Tolerances } from "./tolerances.ts";
 
 type Say = (line: string) => void;
@@ -123,8 +123,8 @@ export async function runBaselineList(dir: string, say: Say): Promise<ExitCode> 
 export interface PlannedRun {
   scenarios: string[];
   profile: string;
-  trafficFile: string | undefined;
-  sloFile: string | undefined;
+  /** The ids of the run's traffic model and SLO table (RunSettings.ids). */
+  ids: { trafficModel: string; sloTable: string };
   targetKind: string;
 }
 
@@ -146,8 +146,8 @@ export async function prepareBaseline(
     ...baseline.digest.identity,
     scenarios: planned.scenarios,
     profile: planned.profile,
-    trafficModel: await settingsFileId(planned.trafficFile),
-    sloTable: await settingsFileId(planned.sloFile),
+    trafficModel: planned.ids.trafficModel,
+    sloTable: planned.ids.sloTable,
     target: { kind: planned.targetKind },
   };
   const reasons = incomparability(baseline.digest.identity, identity);

@@ -12,12 +12,7 @@
  */
 import { ENDPOINT_NAMES, RATE_LIMIT, RATE_LIMITED_ENDPOINTS, type EndpointName } from "../../contract/index.ts";
 import { parseDuration, scenarioSeconds } from "../../contract/durations.ts";
-import {
-  capacityScenario,
-  parseCapacityRates,
-  profileNamed,
-  type Scenario as ArrivalScenario,
-} from "../../contract/profiles.ts";
+import { capacityScenario, profileNamed, type Scenario as ArrivalScenario } from "../../contract/profiles.ts";
 import {
   DEFAULT_TRAFFIC_MODEL,
   PERSONAS,
@@ -82,7 +77,7 @@ export interface EstimateInput {
   model?: TrafficModel;
   catalogue?: CatalogueFacts;
   /** --capacity-rates, as given. */
-  capacityRates?: string;
+  capacityRates?: readonly number[];
 }
 
 export type EndpointCounts = Partial<Record<EndpointName, number>>;
@@ -314,7 +309,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
   // --profile capacity gets the profile's default steps (lib/k6/options.ts).
   const arrival = (): ArrivalScenario =>
     scenario === "capacity" && input.capacityRates
-      ? capacityScenario(input.duration, parseCapacityRates(input.capacityRates))
+      ? capacityScenario(input.duration, input.capacityRates)
       : profileNamed(profile).scenario(input.duration);
   if (scenario in TRAFFIC_PERSONA) {
     const persona = TRAFFIC_PERSONA[scenario];
