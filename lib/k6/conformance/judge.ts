@@ -1,0 +1,75 @@
+/**
+ * How the conformance scenario judges one rule of the inventory (lib/contract/conformance-rules.ts): a judge gets
+ * what setup found (a partner's client, the catalogue it walked, raw requests for what the typed client never sends:
+ * OPTIONS, no key, a bad key, a malformed body) and returns its verdict. A judge sends few requests, at the
+ * scenario's low rate; it never decides a rule from another rule's answer.
+ */
+import type { ApiClient, ApiResponse } from "../client.ts";
+import type { K6Config } from "../config.ts";
+
+/** A product type setup found through the public catalogue, with what the judges need to pick one. */
+export interface FoundProductType {
+  uuid: string;
+  productUuid: string;
+  timeslotted: boolean;
+}
+
+/** An answer of a raw request: status, headers (lower-case names) and the body as text and, when JSON, parsed. */
+export interface RawAnswer {
+  status: number;
+  header(name: string): string | undefined;
+  text: string;
+  json: unknown;
+}
+
+export interface RawRequest {
+  method: string;
+  /** A path under the base URL with its query, e.g. /v2/products?per_page=1. */
+  path: string;
+  /** The API key to send; null sends no X-Authorization header at all. Default: the context's key. */
+  key?: string | null;
+  /** A body sent as is (a string, so malformed JSON can be sent). */
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ConformanceContext {
+  config: K6Config;
+  /** A partner's client (typed requests, the shared checks applied by the caller where it wants them). */
+  client: ApiClient;
+  /** Sends a request the typed client does not make. */
+  raw(request: RawRequest): RawAnswer;
+  /** The product types setup found (products list, product types of a few products). */
+  productTypes: readonly FoundProductType[];
+  /** A date (YYYY-MM-DD) some days ahead that the found types can be asked about. */
+  probeDate: string;
+  /** Whether the run has the test hooks (the run's coverage level is above public API only). */
+  hooks: boolean;
+}
+
+/** A judged rule: `problem` says what broke it (the evidence: request and an excerpt of the answer). */
+export type Verdict = { problem: string | undefined } | { notJudged: string };
+
+export const passed: Verdict = { problem: undefined };
+
+export function failed(problem: string): Verdict {
+  return { problem };
+}
+
+export function notJudged(reason: string): Verdict {
+  return { notJudged: reason };
+}
+
+/** The judge of one rule. */
+export type Judge = (ctx: ConformanceContext) => Verdict;
+
+/** An answer's evidence for a failed rule: method, path, status and the start of the body. */
+export function evidence(method: string, path: string, answer: { status: number; text?: string }): string {
+  const excerpt = (answer.text ?? "").replace(/\s+/g, " ").slice(0, 160);
+  return `${method} ${path} -> ${String(answer.status)}${excerpt ? ` ${excerpt}` : ""}`;
+}
+
+/** The evidence of a typed client's answer. */
+export function answerEvidence(method: string, path: string, res: ApiResponse<unknown>): string {
+  return evidence(method, path, { status: res.status, text: JSON.stringify(res.body ?? null) });
+}
