@@ -4,13 +4,15 @@
  * OPTIONS, no key, a bad key, a malformed body) and returns its verdict. A judge sends few requests, at the
  * scenario's low rate; it never decides a rule from another rule's answer.
  */
+import type { ControlProductType } from "../../contract/hot-set.ts";
 import type { ApiClient, ApiResponse } from "../client.ts";
 import type { K6Config } from "../config.ts";
 
-/** A product type setup found through the public catalogue, with what the judges need to pick one. */
-export interface FoundProductType {
-  uuid: string;
-  productUuid: string;
+/**
+ * A product type setup found through the public catalogue (its detail: lead time, timeslots, pax limits, required
+ * options, instant confirmation), with what the judges need to pick one.
+ */
+export interface FoundProductType extends ControlProductType {
   timeslotted: boolean;
 }
 
