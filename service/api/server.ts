@@ -278,7 +278,18 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     let stretchFrom = 0;
     try {
       const key = req.headers["x-authorization"];
-      const partner = typeof key === "string" ? state.partners.get(key) : undefined;
+      let partner = typeof key === "string" ? state.partners.get(key) : undefined;
+      if (partner === undefined && state.defects.on("conformance-options-without-key") && method === "OPTIONS") {
+        const described = matchRoute(API_ROUTES, path);
+        if (described !== undefined) {
+          metrics.request(described.route.name, 200);
+          send(res, describe(described.route, path));
+          return;
+        }
+      }
+      if (partner === undefined && state.defects.on("conformance-voucher-download-without-key") && method === "GET") {
+        partner = voucherOwner(state, path);
+      }
       if (partner === undefined) {
         throw new HttpError(
           401,
@@ -300,6 +311,9 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       } else {
         const described = match.route.handlers[method];
         if (described === undefined) {
+          if (state.defects.on("conformance-405-as-404")) {
+            throw new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);
+          }
           throw new HttpError(
             405,
             ERROR_CODES.methodNotAllowed,
@@ -336,12 +350,17 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
         if (fault.errorRate > 0 && state.random.next() < fault.errorRate) {
           throw new HttpError(500, ERROR_CODES.internal, "Injected fault (control API).");
         }
-        const body = method === "POST" || method === "PUT" ? await readBody(req) : undefined;
+        const body = method === "POST" || method === "PUT" ? await readBodyOf(state, req) : undefined;
         const ctx: ApiContext = { state, partner, method, path, params: match.params, query: queryOf(url, q), body };
         reply = await described.handler(ctx);
       }
     } catch (error) {
       reply = errorReply(state, error, path, method);
+      if (reply.status === 401 && state.defects.on("conformance-401-plain-text")) {
+        reply = { status: 401, body: "401 Unauthorized\n", contentType: "text/plain; charset=utf-8" };
+      } else if (reply.status === 404 && state.defects.on("conformance-404-html")) {
+        reply = { status: 404, body: "<html><body><h1>404 Not Found</h1></body></html>", contentType: "text/html" };
+      }
     }
     // Errors of the handler and injected 500s too: the whole request on that route takes factor times as long.
     if (stretch > 0) await delay(stretch * (performance.now() - stretchFrom));
@@ -352,6 +371,25 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       send(res, reply, extraHeaders);
     }
   };
+}
+
+/** The partner of the booking a voucher file path names (conformance-voucher-download-without-key). */
+function voucherOwner(state: ServiceState, path: string): Partner | undefined {
+  const match = matchRoute(API_ROUTES, path);
+  if (match?.route.name !== "voucherFile") return undefined;
+  return state.bookings.store.byUuid.get(match.params.bookingUuid ?? "")?.partner;
+}
+
+/** The body of a POST or PUT; conformance-payload-too-large-500 turns its 413 into a 500. */
+async function readBodyOf(state: ServiceState, req: IncomingMessage): Promise<Buffer> {
+  try {
+    return await readBody(req);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413 && state.defects.on("conformance-payload-too-large-500")) {
+      throw new HttpError(500, ERROR_CODES.internal, "Internal error.");
+    }
+    throw error;
+  }
 }
 
 function queryOf(url: string, q: number): URLSearchParams {

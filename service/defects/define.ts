@@ -3,7 +3,7 @@
  * this folder, is listed once in index.ts, and is read by name at the one place in the code where the bug sits
  * (`state.defects.on("rate-limit-per-endpoint")`). They exist only to prove that the harness catches that bug.
  */
-export type DefectArea = "rate-limit" | "alternatives" | "booking" | "webhooks" | "soak";
+export type DefectArea = "rate-limit" | "alternatives" | "booking" | "webhooks" | "soak" | "conformance";
 
 export interface DefectDefinition<Name extends string = string> {
   readonly name: Name;

@@ -12,6 +12,30 @@ import bookingDoubleConfirm from "./booking-double-confirm.ts";
 import bookingExpiryKeepsCapacity from "./booking-expiry-keeps-capacity.ts";
 import bookingListDropsNewest from "./booking-list-drops-newest.ts";
 import bookingOversellRace from "./booking-oversell-race.ts";
+import conformance401PlainText from "./conformance-401-plain-text.ts";
+import conformance404Html from "./conformance-404-html.ts";
+import conformance405As404 from "./conformance-405-as-404.ts";
+import conformanceBookingsStatusFilterIgnored from "./conformance-bookings-status-filter-ignored.ts";
+import conformanceCreatedAsApproved from "./conformance-created-as-approved.ts";
+import conformanceMalformedJson500 from "./conformance-malformed-json-500.ts";
+import conformanceOptionsWithoutKey from "./conformance-options-without-key.ts";
+import conformancePaginationTotalWrong from "./conformance-pagination-total-wrong.ts";
+import conformancePayloadTooLarge500 from "./conformance-payload-too-large-500.ts";
+import conformanceValidation500 from "./conformance-validation-500.ts";
+import conformanceVoucherDownloadWithoutKey from "./conformance-voucher-download-without-key.ts";
+import conformanceLinksNoSelf from "./conformance-links-no-self.ts";
+import conformanceOptionsNoAllow from "./conformance-options-no-allow.ts";
+import conformanceProductDetailHasUrl from "./conformance-product-detail-has-url.ts";
+import conformancePriceAsNumber from "./conformance-price-as-number.ts";
+import conformanceTimestampOffset from "./conformance-timestamp-offset.ts";
+import conformanceWeekdayMismatch from "./conformance-weekday-mismatch.ts";
+import conformanceAvailableWithoutTimeslots from "./conformance-available-without-timeslots.ts";
+import conformanceSingleDateCacheable from "./conformance-single-date-cacheable.ts";
+import conformanceFieldsIgnored from "./conformance-fields-ignored.ts";
+import conformanceLanguageIgnored from "./conformance-language-ignored.ts";
+import conformanceUnknownLanguageAccepted from "./conformance-unknown-language-accepted.ts";
+import conformancePriceListRangeOptional from "./conformance-price-list-range-optional.ts";
+import conformancePriceListBeyondSixMonths from "./conformance-price-list-beyond-six-months.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -54,6 +78,30 @@ export const DEFECTS = [
   bookingExpiryKeepsCapacity,
   bookingListDropsNewest,
   bookingOversellRace,
+  conformance401PlainText,
+  conformance404Html,
+  conformance405As404,
+  conformanceBookingsStatusFilterIgnored,
+  conformanceCreatedAsApproved,
+  conformanceMalformedJson500,
+  conformanceOptionsWithoutKey,
+  conformancePaginationTotalWrong,
+  conformancePayloadTooLarge500,
+  conformanceValidation500,
+  conformanceVoucherDownloadWithoutKey,
+  conformanceLinksNoSelf,
+  conformanceOptionsNoAllow,
+  conformanceProductDetailHasUrl,
+  conformancePriceAsNumber,
+  conformanceTimestampOffset,
+  conformanceWeekdayMismatch,
+  conformanceAvailableWithoutTimeslots,
+  conformanceSingleDateCacheable,
+  conformanceFieldsIgnored,
+  conformanceLanguageIgnored,
+  conformanceUnknownLanguageAccepted,
+  conformancePriceListRangeOptional,
+  conformancePriceListBeyondSixMonths,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,
