@@ -114,6 +114,17 @@ export interface CheckObservation {
 }
 
 /**
+ * A check the scenario could not judge at the run's level, and why: `<marker>{"check": name, "reason": text}`. The
+ * harness reports it as not judged (a skip, which fails the run unless --allow-skips), never as passed.
+ */
+export const CHECK_NOT_JUDGED_MARKER = "atd-check-not-judged ";
+
+export interface CheckNotJudged {
+  check: string;
+  reason: string;
+}
+
+/**
  * A finding is reported, not judged: behaviour the spec leaves open (e.g. the rate-limit algorithm).
  * `<marker>{"rule": name, "finding": text}`.
  */

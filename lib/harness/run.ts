@@ -503,8 +503,14 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
             ...run,
             script: bundles.get(scenario) as string,
             keys: keysByScenario.get(scenario) ?? [],
-            extraSettings:
-              rpsCaps[scenario] === undefined ? extraSettings : { ...extraSettings, maxRps: String(rpsCaps[scenario]) },
+            extraSettings: {
+              ...extraSettings,
+              ...(rpsCaps[scenario] === undefined ? {} : { maxRps: String(rpsCaps[scenario]) }),
+              // A scenario that judges more with the hooks gets them whenever the target has them.
+              ...(traitsOf(scenario).usesHooksWhenPresent && control
+                ? { controlUrl: control.url, controlToken: control.token }
+                : {}),
+            },
             boundSeconds: (traitsOf(scenario).ownDurationSeconds ?? ownProfileSeconds(scenario)) + K6_OVERHEAD_SECONDS,
           },
           stop.signal,
@@ -519,6 +525,11 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
       finishedAt: Date.now(),
     };
     scenarioVerdicts.push(...results.map((r) => r.verdict));
+    // Checks a scenario could not judge at this level are skips, as the extensions' are: never passes.
+    for (const n of results.flatMap((r) => r.verdict.notJudged ?? [])) {
+      skipped.push({ kind: "check", name: n.check, reason: n.reason });
+      request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
+    }
     // A scenario ended by a hook it could not use: the target lacks it or refused the token (exit 3 or 2, not 1).
     const hookFailures = results.flatMap((r) => parseHookFailures(r.log));
     errors.push(...hookFailures.map(describeHookFailure));

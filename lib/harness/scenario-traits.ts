@@ -24,6 +24,11 @@ export interface ScenarioTraits {
   splittable: boolean;
   /** The load profile the scenario always runs, whatever --profile says (its run-time bound follows it). */
   profile?: string;
+  /**
+   * The scenario gets the control API's URL and token whenever the target has one (no extension hands them over),
+   * and judges more with it; without, it says what it could not judge.
+   */
+  usesHooksWhenPresent?: boolean;
   /** Extensions on by default in a run with this scenario (--no-webhooks, --no-churn turn them off). */
   defaultExtensions?: readonly ("webhooks" | "churn")[];
   /**
@@ -71,6 +76,9 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   soak: { profile: "soak", defaultExtensions: ["webhooks", "churn"] },
   // Single-date price reads only, setup() included.
   capacity: { profile: "capacity", readOnly: true },
+  // One pass over the rules with one VU (4 minutes at most, k6's maxDuration): the booking rules create and cancel
+  // bookings, and one process must see every answer of its key.
+  conformance: { ownDurationSeconds: 4 * 60, splittable: false, usesHooksWhenPresent: true },
 };
 
 export function traitsOf(scenario: string): ScenarioTraits {

@@ -4,10 +4,12 @@
  */
 import {
   CHECK_FAILURE_MARKER,
+  CHECK_NOT_JUDGED_MARKER,
   CHECK_OBSERVED_MARKER,
   FINDING_MARKER,
   isRecord,
   type CheckFailureDetail,
+  type CheckNotJudged,
   type CheckObservation,
   type Finding,
 } from "../contract/index.ts";
@@ -46,6 +48,8 @@ export interface ScenarioVerdict {
   errors: string[];
   /** Reported behaviour the spec leaves open; never fails the run. */
   findings: Finding[];
+  /** Checks the scenario could not judge at the run's level, with why (skips of kind "check"); absent: none. */
+  notJudged?: CheckNotJudged[];
   metrics: { requests: number; iterations: number; droppedIterations: number; throttles: number };
   /** Per endpoint tag: requests and latency, from the per-endpoint sub-metrics the SLO thresholds create. */
   endpoints: Record<string, EndpointFigures>;
@@ -166,6 +170,17 @@ export function parseFindings(log: string): Finding[] {
   return findings;
 }
 
+/** The checks a scenario logged as not judged, once each. */
+export function parseNotJudged(log: string): CheckNotJudged[] {
+  const found = new Map<string, string>();
+  for (const n of markedPayloads(log, CHECK_NOT_JUDGED_MARKER) as Partial<CheckNotJudged>[]) {
+    if (typeof n.check === "string" && typeof n.reason === "string" && !found.has(n.check)) {
+      found.set(n.check, n.reason);
+    }
+  }
+  return [...found].map(([check, reason]) => ({ check, reason }));
+}
+
 export function scenarioVerdict(
   scenario: string,
   summary: unknown,
@@ -202,6 +217,7 @@ export function scenarioVerdict(
     }
   }
 
+  const notJudged = parseNotJudged(log);
   const allErrors = [...errors];
   if (!isRecord(summary)) allErrors.push("k6 left no end-of-test summary");
   const failed =
@@ -213,6 +229,7 @@ export function scenarioVerdict(
     thresholds,
     errors: allErrors,
     findings: parseFindings(log),
+    ...(notJudged.length ? { notJudged } : {}),
     metrics: {
       requests: counterValue(metrics, "http_reqs"),
       iterations: counterValue(metrics, "iterations"),

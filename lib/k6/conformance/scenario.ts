@@ -1,0 +1,126 @@
+/**
+ * The conformance scenario's options, setup and iteration; scenarios/conformance.ts is its entry file. One VU runs
+ * one iteration: every rule of the inventory (lib/contract/conformance-rules.ts) that this scenario judges is
+ * judged once by its judge (judges.ts), in the inventory's order, as a k6 check named by the rule. A rule that needs
+ * the test hooks on a run without them, or that has no judge, is logged as not judged with why (the harness reports
+ * it as a skip, which fails the run unless --allow-skips): never passed.
+ */
+import http from "k6/http";
+import type { Options } from "k6/options";
+import { CONFORMANCE_RULES, type ConformanceRule } from "../../contract/conformance-rules.ts";
+import { CHECK_NOT_JUDGED_MARKER, HEADERS, addDays, todayUtc, type CheckNotJudged } from "../../contract/index.ts";
+import { HOT_SET_WALK } from "../../contract/hot-set.ts";
+import { expectThat } from "../checks.ts";
+import { loadConfig } from "../config.ts";
+import { discoverProductTypes } from "../discover-product-types.ts";
+import { HooksClient } from "../hooks-client.ts";
+import { rateCapOption } from "../options.ts";
+import { partnerClient, setupClient } from "../partner.ts";
+import type { ConformanceContext, FoundProductType, RawAnswer, RawRequest, Verdict } from "./judge.ts";
+import { JUDGES } from "./judges.ts";
+
+const config = loadConfig(__ENV);
+
+/** Days ahead of today the judges ask about by default: past most lead times, inside every calendar. */
+const PROBE_DAYS = 21;
+
+/** The rules this scenario judges; the others are judged by the scenario their `judgedBy` names. */
+export const JUDGED_HERE: readonly ConformanceRule[] = CONFORMANCE_RULES.filter(
+  (r) => r.judgedBy.scenario === "conformance",
+);
+
+/** The check a rule is judged as: its id first, so the verdict and junit.xml name the rule. */
+export function checkNameOf(rule: ConformanceRule): string {
+  return `${rule.id}: ${rule.statement}`;
+}
+
+// One pass over the rules, well inside one key's allowance; 4xx answers are the point of many rules, so no
+// threshold on failed requests, and latency is the load scenarios' business.
+export const options: Options = {
+  scenarios: {
+    conformance: { executor: "per-vu-iterations", vus: 1, iterations: 1, maxDuration: "4m" },
+  },
+  thresholds: { checks: ["rate==1"] },
+  ...rateCapOption(config),
+};
+
+interface Setup {
+  productTypes: FoundProductType[];
+}
+
+export function setup(): Setup {
+  const hooks = config.control ? new HooksClient(config.control) : undefined;
+  const discovered = discoverProductTypes(hooks, (i) => setupClient(config, i), HOT_SET_WALK);
+  return {
+    productTypes: discovered.candidates
+      .filter((t) => t.available)
+      .map((t) => ({ ...t, timeslotted: t.timeslots.length > 0 })),
+  };
+}
+
+function rawRequest(request: RawRequest, key: string): RawAnswer {
+  const headers: Record<string, string> = { Accept: "application/json", ...request.headers };
+  const sent = request.key === undefined ? key : request.key;
+  if (sent !== null) headers[HEADERS.auth] = sent;
+  // One tag for every raw request: their paths hold uuids, which would make a metric series each.
+  const res = http.request(request.method, `${config.baseUrl}${request.path}`, request.body ?? null, {
+    headers,
+    timeout: config.requestTimeout,
+    tags: { name: "conformance raw request" },
+    responseCallback: http.expectedStatuses({ min: 100, max: 599 }),
+  });
+  const text = typeof res.body === "string" ? res.body : "";
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    json = undefined;
+  }
+  return {
+    status: res.status,
+    header: (name) => {
+      const wanted = name.toLowerCase();
+      for (const [k, v] of Object.entries(res.headers)) if (k.toLowerCase() === wanted) return v;
+      return undefined;
+    },
+    text,
+    json,
+  };
+}
+
+function notJudged(rule: ConformanceRule, reason: string): void {
+  const payload: CheckNotJudged = { check: checkNameOf(rule), reason };
+  console.warn(`${CHECK_NOT_JUDGED_MARKER}${JSON.stringify(payload)}`);
+}
+
+function verdictOf(rule: ConformanceRule, ctx: ConformanceContext): Verdict {
+  if (rule.level === "required-hooks" && !ctx.hooks) {
+    return { notJudged: "needs the test hooks, and this run has none (public API only)" };
+  }
+  const judge = JUDGES[rule.id];
+  if (!judge) return { notJudged: "no judge for this rule yet" };
+  try {
+    return judge(ctx);
+  } catch (error) {
+    // A judge that breaks is its rule's failure, not the end of the others (each rule is its own verdict).
+    return { problem: `the judge could not finish: ${String(error)}` };
+  }
+}
+
+export default function conformance(data: Setup): void {
+  const client = partnerClient(config, 0);
+  const key = client.options.apiKey;
+  const ctx: ConformanceContext = {
+    config,
+    client,
+    raw: (request) => rawRequest(request, key),
+    productTypes: data.productTypes,
+    probeDate: addDays(todayUtc(), PROBE_DAYS),
+    hooks: config.control !== undefined,
+  };
+  for (const rule of JUDGED_HERE) {
+    const verdict = verdictOf(rule, ctx);
+    if ("notJudged" in verdict) notJudged(rule, verdict.notJudged);
+    else expectThat(checkNameOf(rule), verdict.problem);
+  }
+}
