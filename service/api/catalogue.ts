@@ -27,7 +27,37 @@ const SORTS = ["title", "-title", "updated_at", "-updated_at", "base_price", "-b
 
 function self(ctx: ApiContext): Link[] {
   const qs = ctx.query.toString();
-  return [link("self", qs === "" ? ctx.path : `${ctx.path}?${qs}`, ctx.method)];
+  const rel = ctx.state.defects.on("conformance-links-no-self") ? "canonical" : "self";
+  return [link(rel, qs === "" ? ctx.path : `${ctx.path}?${qs}`, ctx.method)];
+}
+
+/** The language of a request's content: parseLanguage, with the conformance defects of language in between. */
+function languageOf(ctx: ApiContext): Language {
+  const defects = ctx.state.defects;
+  if (defects.on("conformance-unknown-language-accepted")) {
+    const raw = (ctx.query.get("language") ?? "").toLowerCase();
+    if (!(LANGUAGES as readonly string[]).includes(raw)) return "en";
+  }
+  const language = parseLanguage(ctx.query);
+  return defects.on("conformance-language-ignored") ? "en" : language;
+}
+
+/** The requested fields, checked; none (every key) under conformance-fields-ignored. */
+function fieldsOf(ctx: ApiContext, keys: readonly string[]): string[] | undefined {
+  const fields = parseFields(ctx.query, keys);
+  return ctx.state.defects.on("conformance-fields-ignored") ? undefined : fields;
+}
+
+/** The product detail's data, with the conformance defects of its keys and formats. */
+function productData(ctx: ApiContext, p: Product, language: Language, fields: string[] | undefined) {
+  const data = pickFields(productDetail(ctx.state.catalogue, p, language), fields);
+  const defects = ctx.state.defects;
+  if (defects.on("conformance-product-detail-has-url")) data.url = `https://www.atd.example/products/${p.uuid}`;
+  if (defects.on("conformance-timestamp-offset") && "updatedAt" in data) {
+    // The same instant at Singapore's +08:00: a valid ISO 8601 time, but not in UTC.
+    data.updatedAt = new Date(p.updatedAt + 8 * 3_600_000).toISOString().replace("Z", "+08:00");
+  }
+  return data;
 }
 
 function sorted(state: ServiceState, sort: string): Product[] {
@@ -132,13 +162,10 @@ function listItemJson(state: ServiceState, p: Product, language: Language): stri
 }
 
 export function getProduct(ctx: ApiContext): Reply {
-  const language = parseLanguage(ctx.query);
-  const fields = parseFields(ctx.query, PRODUCT_DETAIL_KEYS);
+  const language = languageOf(ctx);
+  const fields = fieldsOf(ctx, PRODUCT_DETAIL_KEYS);
   const p = findProduct(ctx.state, param(ctx, "uuid"));
-  return {
-    status: 200,
-    body: { data: pickFields(productDetail(ctx.state.catalogue, p, language), fields), links: self(ctx) },
-  };
+  return { status: 200, body: { data: productData(ctx, p, language, fields), links: self(ctx) } };
 }
 
 export function listProductTypes(ctx: ApiContext): Reply {
@@ -152,8 +179,8 @@ export function listProductTypes(ctx: ApiContext): Reply {
 }
 
 export function getProductType(ctx: ApiContext): Reply {
-  const language = parseLanguage(ctx.query);
-  const fields = parseFields(ctx.query, PRODUCT_TYPE_DETAIL_KEYS);
+  const language = languageOf(ctx);
+  const fields = fieldsOf(ctx, PRODUCT_TYPE_DETAIL_KEYS);
   const t = findProductType(ctx.state, param(ctx, "uuid"));
   return { status: 200, body: { data: pickFields(productTypeDetail(t, language), fields), links: self(ctx) } };
 }

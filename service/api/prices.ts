@@ -11,6 +11,11 @@ import { listEnvelope, parsePage, requiredDay } from "./params.ts";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
+/** conformance-single-date-cacheable: what a cache in front of the service would keep for five minutes. */
+function cacheable(): Record<string, string> {
+  return { "Cache-Control": "public, max-age=300", Expires: new Date(Date.now() + 300_000).toUTCString() };
+}
+
 /** Whether a new booking can be made for the day at all (before capacity): lead time and validity. */
 export function dayOpen(state: ServiceState, t: ProductType, day: number): boolean {
   return (
@@ -36,13 +41,19 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
   } else {
     available = open && state.inventory.remaining(t, day, 0) > 0;
   }
+  const defects = state.defects;
+  // The calendar's defects (withValidity false): the single-date result stays right.
+  const calendar = !withValidity;
   const result: Record<string, unknown> = {
     date,
-    weekday: weekday(day),
+    weekday: weekday(calendar && defects.on("conformance-weekday-mismatch") ? day + 1 : day),
     available,
     currency: t.product.city.currency,
-    prices: renderPrices(t),
-    timeslots,
+    prices: defects.on("conformance-price-as-number") ? numericPrices(t) : renderPrices(t),
+    timeslots:
+      calendar && available && timeslots.length > 0 && defects.on("conformance-available-without-timeslots")
+        ? []
+        : timeslots,
     options: renderOptions(t),
   };
   if (withValidity) {
@@ -60,11 +71,26 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
   return result;
 }
 
+/** Prices as JSON numbers (conformance-price-as-number). */
+function numericPrices(t: ProductType): Record<string, number> {
+  const prices: Record<string, number> = {};
+  for (const [group, text] of Object.entries(renderPrices(t))) prices[group] = Number(text);
+  return prices;
+}
+
+/** A calendar bound; under conformance-price-list-range-optional a missing one defaults (today, 30 days on). */
+function rangeDay(ctx: ApiContext, name: "date_start" | "date_end", fallback: () => number): number {
+  const raw = ctx.query.get(name);
+  if ((raw === null || raw === "") && ctx.state.defects.on("conformance-price-list-range-optional")) return fallback();
+  return requiredDay(ctx.query, name);
+}
+
 export function priceList(ctx: ApiContext): Reply {
-  const start = requiredDay(ctx.query, "date_start");
-  const end = requiredDay(ctx.query, "date_end");
+  const start = rangeDay(ctx, "date_start", () => ctx.state.today());
+  const end = rangeDay(ctx, "date_end", () => start + 30);
   if (end < start) throw badRequest("date_end must not be before date_start.");
-  if (end > addMonths(start, PRICE_CALENDAR_MAX_MONTHS)) {
+  const months = ctx.state.defects.on("conformance-price-list-beyond-six-months") ? 12 : PRICE_CALENDAR_MAX_MONTHS;
+  if (end > addMonths(start, months)) {
     throw badRequest(`date_start and date_end must be at most ${PRICE_CALENDAR_MAX_MONTHS} months apart.`);
   }
   const t = findProductType(ctx.state, param(ctx, "uuid"));
@@ -86,6 +112,6 @@ export function priceListDate(ctx: ApiContext): Reply {
   return {
     status: 200,
     body: { data: entry(ctx.state, t, day, true), links: [link("self", ctx.path)] },
-    headers: NO_STORE,
+    headers: ctx.state.defects.on("conformance-single-date-cacheable") ? cacheable() : NO_STORE,
   };
 }

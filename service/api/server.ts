@@ -308,6 +308,7 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       routeName = match.route.name;
       if (method === "OPTIONS") {
         reply = describe(match.route, path);
+        if (state.defects.on("conformance-options-no-allow")) delete reply.headers;
       } else {
         const described = match.route.handlers[method];
         if (described === undefined) {
@@ -360,6 +361,9 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
         reply = { status: 401, body: "401 Unauthorized\n", contentType: "text/plain; charset=utf-8" };
       } else if (reply.status === 404 && state.defects.on("conformance-404-html")) {
         reply = { status: 404, body: "<html><body><h1>404 Not Found</h1></body></html>", contentType: "text/html" };
+      } else if (reply.status === 404 && state.defects.on("conformance-404-without-timestamp")) {
+        const { timestamp: _dropped, ...rest } = reply.body as Record<string, unknown>;
+        reply = { ...reply, body: rest };
       }
     }
     // Errors of the handler and injected 500s too: the whole request on that route takes factor times as long.
