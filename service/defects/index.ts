@@ -14,6 +14,7 @@ import bookingListDropsNewest from "./booking-list-drops-newest.ts";
 import bookingOversellRace from "./booking-oversell-race.ts";
 import conformance401PlainText from "./conformance-401-plain-text.ts";
 import conformance404Html from "./conformance-404-html.ts";
+import conformance404WithoutTimestamp from "./conformance-404-without-timestamp.ts";
 import conformance405As404 from "./conformance-405-as-404.ts";
 import conformanceBookingsStatusFilterIgnored from "./conformance-bookings-status-filter-ignored.ts";
 import conformanceCreatedAsApproved from "./conformance-created-as-approved.ts";
@@ -80,6 +81,7 @@ export const DEFECTS = [
   bookingOversellRace,
   conformance401PlainText,
   conformance404Html,
+  conformance404WithoutTimestamp,
   conformance405As404,
   conformanceBookingsStatusFilterIgnored,
   conformanceCreatedAsApproved,

@@ -88,6 +88,21 @@ describe("conformance defects: error answers (docs/contract-gaps.md, Wire format
     expectEnvelope(await api(svc, "/v2/products", { method: "DELETE" }), 405, "method_not_allowed");
   });
 
+  it("should answer 404 with a timestamp, and without one (code and links kept) under conformance-404-without-timestamp", async () => {
+    await using svc = await start();
+    const missing = "/v2/products/00000000-0000-4000-8000-000000000000";
+    await setDefect(svc, "conformance-404-without-timestamp", true);
+    const res = await api(svc, missing);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: "not_found", http_code: 404 });
+    expect(res.body.links).toEqual([expect.objectContaining({ rel: "self" })]);
+    expect(res.body).not.toHaveProperty("timestamp");
+    // Other failures keep the whole envelope.
+    expectEnvelope(await api(svc, "/v2/products", { method: "DELETE" }), 405, "method_not_allowed");
+    await setDefect(svc, "conformance-404-without-timestamp", false);
+    expectEnvelope(await api(svc, missing), 404, "not_found");
+  });
+
   it("should answer a method the path lacks with 405 and Allow, and 404 under conformance-405-as-404", async () => {
     await using svc = await start();
     const allowed = await api(svc, "/v2/products", { method: "DELETE" });
