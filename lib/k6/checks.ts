@@ -138,7 +138,7 @@ function keysMatch(value: object, rule: KeyRule): boolean {
 }
 
 /** The key-set problem of an answer whose envelope held: every item of a list, or the detail's data. */
-function keysProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | undefined {
+export function keysProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | undefined {
   const rule = keyRuleOf(res.endpoint, shape);
   const data = res.data;
   if (Array.isArray(data)) {
@@ -152,7 +152,7 @@ function keysProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | 
   return describeKeyDiff("data", data as object, shape) ?? "data: keys differ";
 }
 
-function envelopeProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | undefined {
+export function envelopeProblem(res: ApiResponse<unknown>, shape: ResponseShape): string | undefined {
   return res.data !== undefined && isRecord(res.body) && isLinkArray(res.body.links)
     ? undefined
     : `body is not a ${shape.envelope} envelope: ${JSON.stringify(res.body ?? null).slice(0, 120)}`;
@@ -365,6 +365,243 @@ function recordRateLimit(res: ApiResponse<unknown>, name: string, results: Recor
 }
 
 /**
+ * The conformance rules the inventory (lib/contract/conformance-rules.ts) marks cheap, judged on the answers the
+ * traffic gets anyway: one check per rule for every endpoint, named by the rule's id so the verdict shows which rule
+ * broke; the problem names the endpoint. They ride on the shape sample (or the error sample): each reads a parsed body
+ * or a header that is absent on the reference's answers (Expires), both dearer than the one header every answer
+ * reads, and each break shows on every answer of an endpoint.
+ */
+export const CHEAP_RULES = {
+  linksSelf: "1-links-self: top-level links are {rel, href, method}, self among them",
+  noCache: "2.6-no-cache: the single-date answer is not cacheable",
+  weekday: "2.5-weekday-matches-date: weekday is the weekday of date",
+  dates: "gaps-formats-dates: dates are YYYY-MM-DD",
+  errorEnvelope: "gaps-error-envelope: a failure is {error: {code, message, http_code}, links, timestamp}",
+} as const;
+
+/**
+ * The keys that hold a date, where the contract fixes the format (docs/contract-gaps.md, Formats; `wire.date()` in
+ * docs/partner-api.openapi.yaml) and the traffic reads the answer. voucherValidity and validity are left out: their
+ * inside is not shown (spec 2.12) and no page fixes it.
+ */
+const DATE_KEYS: Partial<Record<EndpointName, readonly string[]>> = {
+  products: ["validFrom", "validThrough"],
+  product: ["validFrom", "validThrough"],
+  priceList: ["date"],
+  priceListDate: ["date"],
+};
+
+/** The reference's weekday format (service/dates.ts): the English name, by JavaScript's getUTCDay(). */
+const WEEKDAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
+const DATE_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Weekday names of the dates seen, by date: a calendar's dates repeat across answers, so most are one property read.
+ * Bounded, since product validity dates are many.
+ */
+let weekdayByDate: Record<string, string> = Object.create(null) as Record<string, string>;
+let datesKnown = 0;
+const DATES_KNOWN_MAX = 4096;
+
+/** The weekday of a YYYY-MM-DD calendar date, or undefined when the value is not one (2030-02-30 is not). */
+function weekdayOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const known = weekdayByDate[value];
+  if (known !== undefined) return known;
+  if (!DATE_FORMAT.test(value)) return undefined;
+  const y = Number(value.slice(0, 4));
+  const m = Number(value.slice(5, 7)) - 1;
+  const d = Number(value.slice(8, 10));
+  const date = new Date(Date.UTC(y, m, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m || date.getUTCDate() !== d) return undefined;
+  const name = WEEKDAY_NAMES[date.getUTCDay()] as string;
+  if (datesKnown >= DATES_KNOWN_MAX) {
+    weekdayByDate = Object.create(null) as Record<string, string>;
+    datesKnown = 0;
+  }
+  weekdayByDate[value] = name;
+  datesKnown++;
+  return name;
+}
+
+/**
+ * Whether a weekday names the date's: the reference's English name; no page fixes the format, so its case and its
+ * three-letter abbreviation (Mon) are taken as the same day.
+ */
+function weekdayMatches(weekday: unknown, name: string): boolean {
+  if (weekday === name) return true;
+  if (typeof weekday !== "string") return false;
+  const given = weekday.trim().toLowerCase();
+  const expected = name.toLowerCase();
+  return given === expected || given === expected.slice(0, 3);
+}
+
+/** Problems of one record of a success's data: [dates problem, weekday problem]; where names the record. */
+function dateProblems(
+  where: string,
+  record: Record<string, unknown>,
+  info: EndpointChecks,
+  problems: [string | undefined, string | undefined],
+): void {
+  const keys = info.dateKeys;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    const value = record[key];
+    if (value === undefined || weekdayOf(value) !== undefined) continue;
+    problems[0] ??= `${info.endpoint} ${where}.${key} is ${JSON.stringify(value)}, expected a YYYY-MM-DD date`;
+  }
+  if (!info.weekday || problems[1] !== undefined) return;
+  const name = weekdayOf(record.date);
+  // A date that is no date is the dates rule's problem; the weekday cannot be judged against it.
+  if (name !== undefined && !weekdayMatches(record.weekday, name)) {
+    problems[1] =
+      `${info.endpoint} ${where}.weekday is ${JSON.stringify(record.weekday ?? null)} for date ` +
+      `${record.date as string}, expected ${name}`;
+  }
+}
+
+/**
+ * The dates and weekdays of a success's data (every item of a list), recorded in `results` with their problems
+ * reported: one pass over the data for both rules. Only endpoints that have either.
+ */
+function recordDates(data: unknown, info: EndpointChecks, results: Record<string, boolean>): void {
+  const problems: [string | undefined, string | undefined] = [undefined, undefined];
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) {
+      const item: unknown = data[i];
+      if (isRecord(item)) dateProblems(`item ${i}`, item, info, problems);
+    }
+  } else if (isRecord(data)) {
+    dateProblems("data", data, info, problems);
+  }
+  if (info.dateKeys.length > 0) {
+    results[CHEAP_RULES.dates] = problems[0] === undefined;
+    if (problems[0] !== undefined) reportValue(CHEAP_RULES.dates, problems[0]);
+  }
+  if (info.weekday) {
+    results[CHEAP_RULES.weekday] = problems[1] === undefined;
+    if (problems[1] !== undefined) reportValue(CHEAP_RULES.weekday, problems[1]);
+  }
+}
+
+/**
+ * The top-level links of an answer: an array of {rel, href, method} (strings), `self` among them (spec Part 1;
+ * docs/contract-gaps.md, Links). The problem names rels, not hrefs, so it stays one problem across answers.
+ */
+function linksSelfProblem(res: ApiResponse<unknown>): string | undefined {
+  const body = res.body;
+  const links = isRecord(body) ? body.links : undefined;
+  const where = `${res.endpoint} ${res.status}`;
+  if (!Array.isArray(links)) return `${where}: links is ${links === undefined ? "missing" : "not an array"}`;
+  let self = false;
+  for (let i = 0; i < links.length; i++) {
+    const link: unknown = links[i];
+    if (
+      !isRecord(link) ||
+      typeof link.rel !== "string" ||
+      typeof link.href !== "string" ||
+      typeof link.method !== "string"
+    ) {
+      const keys = isRecord(link) ? Object.keys(link).join(", ") : typeof link;
+      return `${where}: links[${i}] has ${keys}, expected string rel, href and method`;
+    }
+    if (link.rel === "self") self = true;
+  }
+  if (self) return undefined;
+  const rels = links.map((link) => (link as { rel: string }).rel).join(", ");
+  return `${where}: no self among the links' rels (${rels || "no links"})`;
+}
+
+/**
+ * Cache-Control directives that keep a cache from reusing an answer without asking the service. A no-cache naming
+ * fields (no-cache="Set-Cookie") does not: it holds back only those fields.
+ */
+const NOT_REUSED = /(?:^|,)\s*(?:no-store|no-cache|max-age\s*=\s*"?0+"?)\s*(?=,|$)/i;
+
+/**
+ * Spec 2.6: the single-date result "must not be cached". A missing Cache-Control fails too: HTTP lets any cache store
+ * a 200 to GET without one and reuse it for a heuristic freshness time (RFC 9111, 4.2.2), and the reference says
+ * no-store on every single-date answer (service/api/prices.ts). Expires is read by HTTP/1.0 caches that do not know
+ * Cache-Control, so one in the future, by the answer's own Date, fails as well.
+ */
+function noCacheProblem(res: ApiResponse<unknown>): string | undefined {
+  const cacheControl = res.header("Cache-Control");
+  if (cacheControl === undefined) {
+    return `${res.endpoint}: no Cache-Control header, so HTTP caches may keep the answer (RFC 9111 4.2.2); expected no-store, no-cache or max-age=0`;
+  }
+  if (!NOT_REUSED.test(cacheControl)) {
+    return `${res.endpoint}: Cache-Control is "${cacheControl}", expected no-store, no-cache or max-age=0`;
+  }
+  const expires = res.header("Expires");
+  if (expires === undefined) return undefined;
+  const expiresMs = Date.parse(expires);
+  // An Expires that is no date means already expired (RFC 9111 5.3).
+  if (!Number.isFinite(expiresMs)) return undefined;
+  const date = res.header("Date");
+  const dateMs = date === undefined ? NaN : Date.parse(date);
+  const nowMs = Number.isFinite(dateMs) ? dateMs : Date.now();
+  if (expiresMs <= nowMs) return undefined;
+  return `${res.endpoint}: Expires is ${Math.round((expiresMs - nowMs) / 1000)} s after the answer's Date, expected none in the future`;
+}
+
+/**
+ * docs/contract-gaps.md, Wire format and error codes: a failure answers {error: {code, message, http_code}, links,
+ * timestamp}, http_code the status. The problem lists what is wrong, not the body, so it stays one problem per cause.
+ */
+function errorEnvelopeProblem(res: ApiResponse<unknown>): string | undefined {
+  const body = res.body;
+  const where = `${res.endpoint} ${res.status}`;
+  if (!isRecord(body)) {
+    const type = res.header("Content-Type");
+    return `${where}: body is not a JSON object (Content-Type ${type === undefined ? "missing" : JSON.stringify(type)})`;
+  }
+  const wrong: string[] = [];
+  const error = body.error;
+  if (!isRecord(error)) wrong.push("error is not an object");
+  else {
+    if (typeof error.code !== "string") wrong.push("error.code is not a string");
+    if (typeof error.message !== "string") wrong.push("error.message is not a string");
+    if (error.http_code !== res.status) wrong.push(`error.http_code is ${JSON.stringify(error.http_code ?? null)}`);
+  }
+  if (!Array.isArray(body.links)) wrong.push("links is not an array");
+  if (typeof body.timestamp !== "string") wrong.push("timestamp is not a string");
+  return wrong.length ? `${where}: ${wrong.join("; ")}` : undefined;
+}
+
+/** Failures are checked like shapes: the first of each endpoint in a VU, then one in SHAPE_SAMPLE_EVERY. */
+function sampleError(info: EndpointChecks): boolean {
+  const seen = ++info.errorsSeen;
+  return seen <= SHAPE_ALWAYS_FIRST || seen % SHAPE_SAMPLE_EVERY === 0;
+}
+
+/**
+ * A failure's rules: its envelope and its links, for every 4xx and 5xx but the 429s (the rate-limit scenario judges
+ * those, spec 7.1) and sampled per endpoint. Whether the status was the expected one is the status check's business.
+ */
+function recordFailure(res: ApiResponse<unknown>, info: EndpointChecks, results: Record<string, boolean>): void {
+  if (res.status === 429 || !sampleError(info)) return;
+  const envelope = errorEnvelopeProblem(res);
+  results[CHEAP_RULES.errorEnvelope] = envelope === undefined;
+  if (envelope !== undefined) report(CHEAP_RULES.errorEnvelope, envelope);
+  const links = linksSelfProblem(res);
+  results[CHEAP_RULES.linksSelf] = links === undefined;
+  if (links !== undefined) report(CHEAP_RULES.linksSelf, links);
+}
+
+/** A sampled success's rules, once its envelope held: its links, its dates and weekdays, the single date's caching. */
+function recordSuccess(res: ApiResponse<unknown>, info: EndpointChecks, results: Record<string, boolean>): void {
+  const links = linksSelfProblem(res);
+  results[CHEAP_RULES.linksSelf] = links === undefined;
+  if (links !== undefined) report(CHEAP_RULES.linksSelf, links);
+  if (info.dateKeys.length > 0 || info.weekday) recordDates(res.data, info, results);
+  if (info.endpoint === "priceListDate") {
+    const cache = noCacheProblem(res);
+    results[CHEAP_RULES.noCache] = cache === undefined;
+    if (cache !== undefined) report(CHEAP_RULES.noCache, cache);
+  }
+}
+
+/**
  * What the shared checks need of an endpoint, worked out once per VU: its check names (k6 aggregates checks by name),
  * whether it spends the rate-limit allowance, its response shape, and how many of its answers this VU has seen (for
  * the shape sample). Every answer is checked through one of these: a lookup instead of names built per answer.
@@ -379,7 +616,13 @@ interface EndpointChecks {
   readonly status200: string;
   /** Status check names by expected status other than 200 ("201", "200/201"). */
   readonly status: Record<string, string>;
+  /** The keys of a success's data (of each item of a list) that hold a date (CHEAP_RULES.dates); empty when none. */
+  readonly dateKeys: readonly string[];
+  /** Whether its data (each item of a list) has a weekday that must match its date (CHEAP_RULES.weekday). */
+  readonly weekday: boolean;
   seen: number;
+  /** Failures (4xx/5xx other than 429) of this endpoint this VU has seen, for the error-envelope sample. */
+  errorsSeen: number;
 }
 
 const endpointChecks: Partial<Record<EndpointName, EndpointChecks>> = {};
@@ -396,7 +639,10 @@ function checksOf(endpoint: EndpointName): EndpointChecks {
       keys: `${endpoint}: keys match the spec`,
       status200: `${endpoint}: status 200`,
       status: {},
+      dateKeys: DATE_KEYS[endpoint] ?? [],
+      weekday: endpoint === "priceList" || endpoint === "priceListDate",
       seen: 0,
+      errorsSeen: 0,
     };
     endpointChecks[endpoint] = info;
   }
@@ -476,7 +722,8 @@ export function checkShape(res: ApiResponse<unknown>): boolean {
 
 /**
  * The checks every answer gets: rate-limit headers on listed endpoints, the status, and on success (sampled) the
- * envelope and key set, recorded with one check() call (one sample per condition, each under its own name). Returns
+ * envelope and key set and the cheap conformance rules (CHEAP_RULES), on a 4xx or 5xx (sampled) the failure's, recorded
+ * with one check() call (one sample per condition, each under its own name). Returns
  * whether the answer can be used: the expected status, and an envelope where the shape was checked. Written flat for
  * the load loop: in k6's script runtime every call and property read of it costs, and it runs on every answer.
  */
@@ -490,6 +737,7 @@ export function checkResponse(res: ApiResponse<unknown>, expected: number | read
   const name = statusName(info, expected);
   results[name] = ok;
   if (!ok || status >= 300 || !sampleShape(info)) {
+    if (status >= 400) recordFailure(res, info, results);
     check(null, results as unknown as Checkers<null>);
     if (!ok) report(name, statusProblem(res, expected));
     return ok;
@@ -498,6 +746,7 @@ export function checkResponse(res: ApiResponse<unknown>, expected: number | read
   results[info.envelope] = envelope === undefined;
   const keys = envelope === undefined && info.shape.keys ? keysProblem(res, info.shape) : undefined;
   if (envelope === undefined && info.shape.keys) results[info.keys] = keys === undefined;
+  if (envelope === undefined) recordSuccess(res, info, results);
   record(results, [info.envelope, envelope, info.keys, keys]);
   return envelope === undefined;
 }

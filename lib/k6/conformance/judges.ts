@@ -1,5 +1,6 @@
 /** Every rule's judge, by rule id: one file per area of the contract, merged here for the scenario. */
 import { CATALOGUE_JUDGES } from "./catalogue-rules.ts";
 import type { Judge } from "./judge.ts";
+import { SHAPE_JUDGES } from "./shape-rules.ts";
 
-export const JUDGES: Readonly<Record<string, Judge>> = { ...CATALOGUE_JUDGES };
+export const JUDGES: Readonly<Record<string, Judge>> = { ...SHAPE_JUDGES, ...CATALOGUE_JUDGES };

@@ -1,0 +1,112 @@
+/**
+ * Judges of the key-set rules of spec Part 2 (2.1-2.9) and of the formats the gaps fix (dates, UUIDs): each reads
+ * one answer of its endpoint and applies the same envelope and key-set tests the shared checks apply under load
+ * (checks.ts), so a rule judged here and the check under load cannot disagree.
+ */
+import { RESPONSE_SHAPES, isRecord, type EndpointName } from "../../contract/index.ts";
+import type { ApiResponse } from "../client.ts";
+import { envelopeProblem, keysProblem } from "../checks.ts";
+import {
+  answerEvidence,
+  failed,
+  notJudged,
+  passed,
+  type ConformanceContext,
+  type FoundProductType,
+  type Judge,
+  type Verdict,
+} from "./judge.ts";
+
+/** An answer to judge, or why there is none to judge. */
+type Fetched = { res: ApiResponse<unknown>; request: string } | { none: string };
+
+/** Envelope and exact key set of one answer, as the shared checks test them. */
+function shapeVerdict(endpoint: EndpointName, fetched: Fetched): Verdict {
+  if ("none" in fetched) return notJudged(fetched.none);
+  const { res, request } = fetched;
+  if (res.status !== 200) return failed(`${answerEvidence("GET", request, res)}: not 200`);
+  const shape = RESPONSE_SHAPES[endpoint];
+  const problem = envelopeProblem(res, shape) ?? keysProblem(res, shape);
+  return problem === undefined ? passed : failed(`GET ${request}: ${problem}`);
+}
+
+function firstType(ctx: ConformanceContext): FoundProductType | undefined {
+  return ctx.productTypes[0];
+}
+
+const NO_TYPE = "setup found no available product type through the public catalogue";
+
+function bookingsOf(ctx: ConformanceContext): Fetched {
+  const request = "/v2/bookings?per_page=5";
+  const res = ctx.client.listBookings({ per_page: 5 });
+  return { res, request };
+}
+
+/** The uuid of a booking of the run's key, read from its list; undefined when it has none. */
+function aBooking(ctx: ConformanceContext, status?: string): string | undefined {
+  const res = ctx.client.listBookings({ per_page: 20, ...(status ? { status } : {}) });
+  const item = Array.isArray(res.data) ? res.data.find((b) => isRecord(b) && typeof b.uuid === "string") : undefined;
+  return isRecord(item) ? String(item.uuid) : undefined;
+}
+
+export const SHAPE_JUDGES: Record<string, Judge> = {
+  "2.1-product-list-keys": (ctx) =>
+    shapeVerdict("products", { res: ctx.client.listProducts({ per_page: 5 }), request: "/v2/products?per_page=5" }),
+  "2.3-product-type-summary-keys": (ctx) => {
+    const type = firstType(ctx);
+    const request = `/v2/products/${type?.productUuid ?? ""}/product-types`;
+    return shapeVerdict(
+      "productTypes",
+      type ? { res: ctx.client.listProductTypes(type.productUuid), request } : { none: NO_TYPE },
+    );
+  },
+  "2.4-product-type-detail-keys": (ctx) => {
+    const type = firstType(ctx);
+    const request = `/v2/product-types/${type?.uuid ?? ""}`;
+    return shapeVerdict(
+      "productType",
+      type ? { res: ctx.client.getProductType(type.uuid), request } : { none: NO_TYPE },
+    );
+  },
+  "2.5-price-list-entry-keys": (ctx) => {
+    const type = firstType(ctx);
+    const request = `/v2/product-types/${type?.uuid ?? ""}/price-lists?date_start=${ctx.probeDate}&date_end=${ctx.probeDate}`;
+    return shapeVerdict(
+      "priceList",
+      type ? { res: ctx.client.getPriceList(type.uuid, ctx.probeDate, ctx.probeDate), request } : { none: NO_TYPE },
+    );
+  },
+  "2.6-single-date-keys": (ctx) => {
+    const type = firstType(ctx);
+    const request = `/v2/product-types/${type?.uuid ?? ""}/price-lists/${ctx.probeDate}`;
+    return shapeVerdict(
+      "priceListDate",
+      type ? { res: ctx.client.getPriceForDate(type.uuid, ctx.probeDate), request } : { none: NO_TYPE },
+    );
+  },
+  "2.7-booking-list-keys": (ctx) => {
+    const fetched = bookingsOf(ctx);
+    if ("res" in fetched && Array.isArray(fetched.res.data) && fetched.res.data.length === 0) {
+      return notJudged("the run's key has no booking to list (the booking rules make some: run them first)");
+    }
+    return shapeVerdict("bookings", fetched);
+  },
+  "2.8-booking-detail-keys": (ctx) => {
+    const uuid = aBooking(ctx);
+    return shapeVerdict(
+      "booking",
+      uuid
+        ? { res: ctx.client.getBooking(uuid), request: `/v2/bookings/${uuid}` }
+        : { none: "the run's key has no booking to read" },
+    );
+  },
+  "2.9-voucher-keys": (ctx) => {
+    const uuid = aBooking(ctx, "approved");
+    return shapeVerdict(
+      "vouchers",
+      uuid
+        ? { res: ctx.client.listVouchers(uuid), request: `/v2/bookings/${uuid}/vouchers` }
+        : { none: "the run's key has no approved booking whose vouchers could be listed" },
+    );
+  },
+};
