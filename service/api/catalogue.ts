@@ -52,7 +52,9 @@ function fieldsOf(ctx: ApiContext, keys: readonly string[]): string[] | undefine
 function productData(ctx: ApiContext, p: Product, language: Language, fields: string[] | undefined) {
   const data = pickFields(productDetail(ctx.state.catalogue, p, language), fields);
   const defects = ctx.state.defects;
-  if (defects.on("conformance-product-detail-has-url")) data.url = `https://www.atd.example/products/${p.uuid}`;
+  // The whole detail only: a sparse one (fields) keeps to what was asked, so only the key-set rule breaks.
+  if (fields === undefined && defects.on("conformance-product-detail-has-url"))
+    data.url = `https://www.atd.example/products/${p.uuid}`;
   if (defects.on("conformance-timestamp-offset") && "updatedAt" in data) {
     // The same instant at Singapore's +08:00: a valid ISO 8601 time, but not in UTC.
     data.updatedAt = new Date(p.updatedAt + 8 * 3_600_000).toISOString().replace("Z", "+08:00");

@@ -53,6 +53,9 @@ describe("conformance defects of the catalogue", () => {
     const { off, on } = await offThenOn(svc, "conformance-product-detail-has-url", `/v2/products/${productOf(svc)}`);
     expect(diffKeys(off.body.data, PRODUCT_DETAIL_KEYS)).toEqual({ missing: [], unexpected: [] });
     expect(diffKeys(on.body.data, PRODUCT_DETAIL_KEYS)).toEqual({ missing: [], unexpected: ["url"] });
+    // A sparse detail keeps to the fields asked for, so the fields rule still holds.
+    const sparse = await api(svc, `/v2/products/${productOf(svc)}?fields=title`);
+    expect(Object.keys(sparse.body.data).sort()).toEqual(["links", "title", "uuid"]);
   });
 
   it("should send prices as numbers under conformance-price-as-number (gaps-formats-money)", async () => {
