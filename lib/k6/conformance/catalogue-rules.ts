@@ -1,0 +1,509 @@
+/**
+ * The judges of the catalogue's rules (spec Parts 1, 2, 4.0 and 4.2; docs/contract-gaps.md, Links, Formats, OPTIONS):
+ * links, OPTIONS, the product detail's keys, money and timestamps, the price calendar's entries, the single-date
+ * result's caching, `fields` and `language`, and the calendar's range. Each sends one to four requests of its own.
+ * The pure checks of an answer (cacheProblem, linksProblem, weekdayProblem, entryAvailabilityProblem) are exported:
+ * they read a header or the keys of an answer the traffic gets anyway, so they can run on every answer under load.
+ */
+import {
+  ENDPOINTS,
+  PRICE_CALENDAR_MAX_MONTHS,
+  PRODUCT_DETAIL_FORBIDDEN_KEYS,
+  PRODUCT_DETAIL_KEYS,
+  addDays,
+  diffKeys,
+  isRecord,
+} from "../../contract/index.ts";
+import { CURRENCY_PATTERN, DECIMAL_PATTERN, TIMESTAMP_PATTERN } from "../../contract/schema.ts";
+import type { ApiResponse } from "../client.ts";
+import {
+  answerEvidence,
+  evidence,
+  failed,
+  notJudged,
+  passed,
+  type ConformanceContext,
+  type FoundProductType,
+  type Judge,
+  type RawAnswer,
+  type Verdict,
+} from "./judge.ts";
+
+const TIMESTAMP = new RegExp(TIMESTAMP_PATTERN);
+const DECIMAL = new RegExp(DECIMAL_PATTERN);
+const CURRENCY = new RegExp(CURRENCY_PATTERN);
+
+/** A language no service supports (ISO 639-1 leaves "zz" unassigned) and a key no resource has. */
+const UNKNOWN_LANGUAGE = "zz";
+const UNKNOWN_FIELD = "atdNoSuchKey";
+
+/** A verdict when an answer the rule needs is not there: a 429 or another status means the rule was not judged. */
+function unusable(method: string, path: string, res: ApiResponse<unknown>): Verdict | undefined {
+  if (res.status === 200 && isRecord(res.body)) return undefined;
+  return notJudged(
+    `the answer the rule is judged on was not a 200 with a JSON body: ${answerEvidence(method, path, res)}`,
+  );
+}
+
+function firstType(ctx: ConformanceContext): FoundProductType | undefined {
+  return ctx.productTypes[0];
+}
+
+/** The type the availability rule has most to judge on: timeslotted with the most timeslots, else any. */
+function richestType(ctx: ConformanceContext): FoundProductType | undefined {
+  let best: FoundProductType | undefined;
+  for (const t of ctx.productTypes) if (best === undefined || t.timeslots.length > best.timeslots.length) best = t;
+  return best;
+}
+
+const NO_TYPE = "setup found no product type to ask about";
+
+/**
+ * Spec Part 1, docs/contract-gaps.md (Links): `links` is an array of {rel, href, method} and holds `self`. Returns
+ * what is wrong, or undefined.
+ */
+export function linksProblem(where: string, links: unknown): string | undefined {
+  if (!Array.isArray(links)) return `${where}: links is ${JSON.stringify(links ?? null).slice(0, 60)}, not an array`;
+  for (const l of links as unknown[]) {
+    if (!isRecord(l) || typeof l.rel !== "string" || typeof l.href !== "string" || typeof l.method !== "string")
+      return `${where}: link ${JSON.stringify(l).slice(0, 80)} is not {rel, href, method}`;
+  }
+  return (links as Record<string, unknown>[]).some((l) => l.rel === "self") ? undefined : `${where}: no self link`;
+}
+
+const linksSelf: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const path = `/v2/products/${type.productUuid}`;
+  const res = ctx.client.getProduct(type.productUuid);
+  const bad = unusable("GET", path, res);
+  if (bad) return bad;
+  const body = res.body as Record<string, unknown>;
+  const data = isRecord(body.data) ? body.data : {};
+  const problem = linksProblem("the answer", body.links) ?? linksProblem("its data", data.links);
+  if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
+  // Failures carry links too (docs/contract-gaps.md, Links): a request without a key, which spends no allowance.
+  const refused = ctx.raw({ method: "GET", path: ENDPOINTS.config.path, key: null });
+  const errorProblem = linksProblem(
+    `a ${refused.status} answer`,
+    isRecord(refused.json) ? refused.json.links : undefined,
+  );
+  return errorProblem ? failed(`${errorProblem}: ${evidence("GET", ENDPOINTS.config.path, refused)}`) : passed;
+};
+
+/** The methods the contract gives a path template (ENDPOINTS). */
+function methodsOf(template: string): string[] {
+  return Object.values(ENDPOINTS)
+    .filter((e) => e.path === template)
+    .map((e) => e.method);
+}
+
+/** Every key of a JSON value, however deep (the self-description's shape is the service's own). */
+function keysIn(value: unknown, into: Set<string> = new Set(), depth = 0): Set<string> {
+  if (depth > 6) return into;
+  if (Array.isArray(value)) for (const v of value as unknown[]) keysIn(v, into, depth + 1);
+  else if (isRecord(value))
+    for (const [k, v] of Object.entries(value)) {
+      into.add(k);
+      keysIn(v, into, depth + 1);
+    }
+  return into;
+}
+
+/** What is wrong with one OPTIONS answer (docs/contract-gaps.md, OPTIONS), or undefined. */
+export function optionsProblem(answer: RawAnswer, methods: readonly string[]): string | undefined {
+  if (answer.status !== 200) return `status ${answer.status}, expected 200`;
+  const allow = answer.header("Allow");
+  if (allow === undefined) return "no Allow header";
+  const allowed = allow.split(",").map((m) => m.trim().toUpperCase());
+  const notAllowed = methods.filter((m) => !allowed.includes(m));
+  if (notAllowed.length) return `Allow "${allow}" lacks ${notAllowed.join(", ")}`;
+  if (!isRecord(answer.json)) return "the body is not a JSON object";
+  const keys = keysIn(answer.json);
+  const lacking = ["parameters", "keys"].filter((k) => !keys.has(k));
+  if (lacking.length) return `the body describes no ${lacking.join(" and no ")}`;
+  const unnamed = methods.filter((m) => !answer.text.includes(`"${m}"`));
+  return unnamed.length ? `the body names no ${unnamed.join(", ")} method` : undefined;
+}
+
+const options: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  // A detail, a path with two parameters, and a path with two methods: three of the fifteen, a request each.
+  const probes: [path: string, template: string][] = [
+    [`/v2/products/${type.productUuid}`, ENDPOINTS.product.path],
+    [`/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`, ENDPOINTS.priceListDate.path],
+    [ENDPOINTS.bookings.path, ENDPOINTS.bookings.path],
+  ];
+  for (const [path, template] of probes) {
+    const answer = ctx.raw({ method: "OPTIONS", path });
+    const problem = optionsProblem(answer, methodsOf(template));
+    if (problem) return failed(`${problem}: ${evidence("OPTIONS", path, answer)}`);
+  }
+  return passed;
+};
+
+const productDetailKeys: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const path = `/v2/products/${type.productUuid}`;
+  const res = ctx.client.getProduct(type.productUuid);
+  const bad = unusable("GET", path, res);
+  if (bad) return bad;
+  const data = (res.body as Record<string, unknown>).data;
+  if (!isRecord(data)) return failed(`data is not an object: ${answerEvidence("GET", path, res)}`);
+  const { missing, unexpected } = diffKeys(data, PRODUCT_DETAIL_KEYS);
+  const forbidden = unexpected.filter((k) => (PRODUCT_DETAIL_FORBIDDEN_KEYS as readonly string[]).includes(k));
+  const parts: string[] = [];
+  if (forbidden.length) parts.push(`forbidden ${forbidden.join(", ")}`);
+  if (missing.length) parts.push(`missing ${missing.join(", ")}`);
+  const others = unexpected.filter((k) => !forbidden.includes(k));
+  if (others.length) parts.push(`unexpected ${others.join(", ")}`);
+  return parts.length
+    ? failed(`the product detail has ${parts.join("; ")}: ${answerEvidence("GET", path, res)}`)
+    : passed;
+};
+
+/** Money anywhere in a value: every number is money not written as a decimal string; returns the first one's path. */
+function numberIn(value: unknown, where: string): string | undefined {
+  if (typeof value === "number") return `${where} is the number ${value}`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = numberIn(value[i], `${where}[${i}]`);
+      if (found) return found;
+    }
+  } else if (isRecord(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      const found = numberIn(v, `${where}.${k}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function hasDecimal(value: unknown): boolean {
+  if (typeof value === "string") return DECIMAL.test(value);
+  if (Array.isArray(value)) return value.some(hasDecimal);
+  return isRecord(value) && Object.values(value).some(hasDecimal);
+}
+
+/** docs/contract-gaps.md (Formats): money is a decimal string next to a three-letter currency code. */
+export function moneyProblem(data: Record<string, unknown>, moneyKey: string): string | undefined {
+  if (typeof data.currency !== "string" || !CURRENCY.test(data.currency))
+    return `currency is ${JSON.stringify(data.currency ?? null)}, not a three-letter code`;
+  const money = data[moneyKey];
+  const asNumber = numberIn(money, moneyKey);
+  if (asNumber) return `${asNumber}, not a decimal string`;
+  return hasDecimal(money) ? undefined : `${moneyKey} holds no decimal string: ${JSON.stringify(money ?? null)}`;
+}
+
+const money: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const pricePath = `/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`;
+  const single = ctx.client.getPriceForDate(type.uuid, ctx.probeDate);
+  const badSingle = unusable("GET", pricePath, single);
+  if (badSingle) return badSingle;
+  const singleData = (single.body as Record<string, unknown>).data;
+  const priceProblem = isRecord(singleData) ? moneyProblem(singleData, "prices") : "data is not an object";
+  if (priceProblem)
+    return failed(`the single-date result's ${priceProblem}: ${answerEvidence("GET", pricePath, single)}`);
+  const productPath = `/v2/products/${type.productUuid}`;
+  const product = ctx.client.getProduct(type.productUuid);
+  const badProduct = unusable("GET", productPath, product);
+  if (badProduct) return badProduct;
+  const productData = (product.body as Record<string, unknown>).data;
+  const baseProblem = isRecord(productData) ? moneyProblem(productData, "basePrice") : "data is not an object";
+  return baseProblem
+    ? failed(`the product detail's ${baseProblem}: ${answerEvidence("GET", productPath, product)}`)
+    : passed;
+};
+
+/** docs/contract-gaps.md (Formats): a timestamp is ISO 8601 in UTC (a Z, no offset) and a real time. */
+export function timestampProblem(where: string, value: unknown): string | undefined {
+  if (typeof value === "string" && TIMESTAMP.test(value) && Number.isFinite(Date.parse(value))) return undefined;
+  return `${where} is ${JSON.stringify(value ?? null)}, not an ISO 8601 time in UTC`;
+}
+
+const timestamps: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const path = `/v2/products/${type.productUuid}`;
+  const res = ctx.client.getProduct(type.productUuid);
+  const bad = unusable("GET", path, res);
+  if (bad) return bad;
+  const data = (res.body as Record<string, unknown>).data;
+  const problem = timestampProblem("updatedAt", isRecord(data) ? data.updatedAt : undefined);
+  if (problem) return failed(`the product detail's ${problem}: ${answerEvidence("GET", path, res)}`);
+  // The error envelope's timestamp: a request without a key, which spends no allowance.
+  const refused = ctx.raw({ method: "GET", path: ENDPOINTS.config.path, key: null });
+  const errorProblem = timestampProblem(
+    `the ${refused.status} answer's timestamp`,
+    isRecord(refused.json) ? refused.json.timestamp : undefined,
+  );
+  return errorProblem ? failed(`${errorProblem}: ${evidence("GET", ENDPOINTS.config.path, refused)}`) : passed;
+};
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/**
+ * Spec 2.5: an entry's weekday is its date's. The spec does not fix the format, so an English name (whole or its
+ * first three letters, any case) or a number is read: Monday to Saturday are 1 to 6 both in ISO 8601 and counting
+ * from Sunday = 0, and Sunday is 0 or 7.
+ */
+export function weekdayProblem(entry: Record<string, unknown>): string | undefined {
+  const date = entry.date;
+  const day = typeof date === "string" ? new Date(`${date}T00:00:00Z`).getUTCDay() : NaN;
+  if (Number.isNaN(day)) return `date ${JSON.stringify(date ?? null)} is not a date`;
+  const weekday = entry.weekday;
+  let shown: number | undefined;
+  if (typeof weekday === "number" && Number.isInteger(weekday) && weekday >= 0 && weekday <= 7) shown = weekday % 7;
+  else if (typeof weekday === "string") {
+    const name = weekday.trim().toLowerCase();
+    const index = WEEKDAYS.findIndex((w) => {
+      const lower = w.toLowerCase();
+      return lower === name || (name.length === 3 && lower.startsWith(name));
+    });
+    if (index >= 0) shown = index;
+  }
+  if (shown === undefined)
+    return `${String(date)}: weekday ${JSON.stringify(weekday ?? null)} is not a day of the week`;
+  return shown === day
+    ? undefined
+    : `${String(date)} is a ${WEEKDAYS[day] ?? ""}, the entry says ${JSON.stringify(weekday)}`;
+}
+
+/** The calendar of one week from the probe date: every weekday once. */
+function calendar(
+  ctx: ConformanceContext,
+  type: FoundProductType,
+  days: number,
+): { path: string; res: ApiResponse<Record<string, unknown>[]>; entries: Record<string, unknown>[] | undefined } {
+  const end = addDays(ctx.probeDate, days - 1);
+  const path = `/v2/product-types/${type.uuid}/price-lists?date_start=${ctx.probeDate}&date_end=${end}`;
+  const res = ctx.client.getPriceList(type.uuid, ctx.probeDate, end);
+  const data = isRecord(res.body) ? res.body.data : undefined;
+  return { path, res, entries: Array.isArray(data) ? (data as unknown[]).filter(isRecord) : undefined };
+}
+
+const weekdayMatchesDate: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const { path, res, entries } = calendar(ctx, type, 7);
+  if (res.status !== 200 || entries === undefined || entries.length === 0)
+    return notJudged(`the calendar the rule is judged on did not come: ${answerEvidence("GET", path, res)}`);
+  for (const entry of entries) {
+    const problem = weekdayProblem(entry);
+    if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
+  }
+  return passed;
+};
+
+/** Whether a listed timeslot can be booked: present, not marked unavailable, not down to 0 seats. */
+function bookableSlot(slot: unknown): boolean {
+  if (!isRecord(slot)) return typeof slot === "string";
+  return slot.available !== false && (typeof slot.remaining !== "number" || slot.remaining > 0);
+}
+
+/**
+ * Spec 2.5, 2.6: `available` is a boolean; an available date has prices; for a timeslotted type the timeslots mark
+ * availability (available exactly when one of them can be booked), and a type without timeslots lists none.
+ */
+export function entryAvailabilityProblem(entry: Record<string, unknown>, timeslotted: boolean): string | undefined {
+  const date = String(entry.date);
+  if (typeof entry.available !== "boolean")
+    return `${date}: available is ${JSON.stringify(entry.available ?? null)}, not a boolean`;
+  if (entry.available && !(isRecord(entry.prices) && Object.keys(entry.prices).length > 0))
+    return `${date}: available without prices (${JSON.stringify(entry.prices ?? null)})`;
+  const slots: unknown[] = Array.isArray(entry.timeslots) ? (entry.timeslots as unknown[]) : [];
+  if (!timeslotted) return slots.length ? `${date}: a type without timeslots lists ${slots.length}` : undefined;
+  const open = slots.filter(bookableSlot).length;
+  if (entry.available && open === 0) return `${date}: available with no bookable timeslot listed`;
+  if (!entry.available && open > 0) return `${date}: not available with ${open} bookable timeslot(s) listed`;
+  return undefined;
+}
+
+const availableConsistent: Judge = (ctx) => {
+  const type = richestType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const { path, res, entries } = calendar(ctx, type, 14);
+  if (res.status !== 200 || entries === undefined || entries.length === 0)
+    return notJudged(`the calendar the rule is judged on did not come: ${answerEvidence("GET", path, res)}`);
+  for (const entry of entries) {
+    const problem = entryAvailabilityProblem(entry, type.timeslotted);
+    if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
+  }
+  return passed;
+};
+
+const DIRECTIVE_MAX_AGE = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/i;
+
+/**
+ * Spec 2.6: the single-date result must not be cached: Cache-Control says no-store, no-cache or max-age=0, and no
+ * Expires lies in the future (of the answer's Date, else of this machine's clock). Reads two or three headers.
+ */
+export function cacheProblem(
+  cacheControl: string | undefined,
+  expires: string | undefined,
+  date: string | undefined,
+  nowMs: number = Date.now(),
+): string | undefined {
+  const directives = (cacheControl ?? "").toLowerCase();
+  const maxAge = DIRECTIVE_MAX_AGE.exec(directives)?.[1];
+  const uncached =
+    /(?:^|[,\s])(no-store|no-cache)(?:$|[,\s=])/.test(directives) || (maxAge !== undefined && Number(maxAge) === 0);
+  if (!uncached)
+    return `Cache-Control is ${JSON.stringify(cacheControl ?? null)}: neither no-store, no-cache nor max-age=0`;
+  if (expires !== undefined) {
+    const expiresMs = Date.parse(expires);
+    const dateMs = date === undefined ? NaN : Date.parse(date);
+    // An Expires that is not a date means "already expired" (RFC 9111, 5.3).
+    if (Number.isFinite(expiresMs) && expiresMs > (Number.isFinite(dateMs) ? dateMs : nowMs))
+      return `Expires ${expires} lies in the future${date ? ` of Date ${date}` : ""}`;
+  }
+  return undefined;
+}
+
+const noCache: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const path = `/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`;
+  const res = ctx.client.getPriceForDate(type.uuid, ctx.probeDate);
+  if (res.status !== 200) return notJudged(`the single-date result did not come: ${answerEvidence("GET", path, res)}`);
+  const problem = cacheProblem(res.header("Cache-Control"), res.header("Expires"), res.header("Date"));
+  return problem ? failed(`${problem}: ${answerEvidence("GET", path, res)}`) : passed;
+};
+
+/** Keys a detail keeps whatever `fields` says (docs/service.md: uuid and links always stay). */
+const ALWAYS_KEPT = ["uuid", "links"];
+
+const fieldsHonoured: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const asks: [path: string, send: () => ApiResponse<unknown>][] = [
+    [
+      `/v2/products/${type.productUuid}?fields=title`,
+      () => ctx.client.getProduct(type.productUuid, { fields: "title" }),
+    ],
+    [`/v2/product-types/${type.uuid}?fields=title`, () => ctx.client.getProductType(type.uuid, { fields: "title" })],
+  ];
+  for (const [path, send] of asks) {
+    const res = send();
+    const bad = unusable("GET", path, res);
+    if (bad) return bad;
+    const data = (res.body as Record<string, unknown>).data;
+    if (!isRecord(data)) return failed(`data is not an object: ${answerEvidence("GET", path, res)}`);
+    const extra = Object.keys(data).filter((k) => k !== "title" && !ALWAYS_KEPT.includes(k));
+    if (extra.length)
+      return failed(
+        `fields=title, but the detail has ${extra.length} more keys (${extra.slice(0, 5).join(", ")}…): ${answerEvidence("GET", path, res)}`,
+      );
+    if (!("title" in data))
+      return failed(`fields=title, but the detail has no title: ${answerEvidence("GET", path, res)}`);
+  }
+  return passed;
+};
+
+/** The language codes GET /v2/config lists: strings, or objects with a `code` (its structure is not shown, 2.12). */
+function configLanguages(body: unknown): string[] {
+  const data = isRecord(body) && isRecord(body.data) ? body.data : {};
+  const list: unknown[] = Array.isArray(data.languages) ? (data.languages as unknown[]) : [];
+  return list
+    .map((l) => (typeof l === "string" ? l : isRecord(l) && typeof l.code === "string" ? l.code : ""))
+    .filter((l) => l !== "");
+}
+
+const languageHonoured: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const config = ctx.client.getConfig();
+  const language = configLanguages(config.body).find((l) => l.toLowerCase() !== "en");
+  if (language === undefined)
+    return notJudged(`GET /v2/config lists no language besides en: ${answerEvidence("GET", "/v2/config", config)}`);
+  const path = `/v2/products/${type.productUuid}?language=${language}`;
+  const res = ctx.client.getProduct(type.productUuid, { language });
+  if (res.status !== 200)
+    return failed(
+      `${language}, a language GET /v2/config lists, was not answered: ${answerEvidence("GET", path, res)}`,
+    );
+  const data = isRecord(res.body) && isRecord(res.body.data) ? res.body.data : undefined;
+  if (data === undefined) return failed(`data is not an object: ${answerEvidence("GET", path, res)}`);
+  const translated = Object.keys(data).filter((k) => k.endsWith("Translated"));
+  if (translated.length === 0) return failed(`the detail has no translated text: ${answerEvidence("GET", path, res)}`);
+  const untranslated = translated.filter((k) => {
+    const texts = data[k];
+    return !isRecord(texts) || typeof texts[language] !== "string";
+  });
+  return untranslated.length
+    ? failed(
+        `language=${language}, but ${untranslated.join(", ")} hold no ${language} text: ${answerEvidence("GET", path, res)}`,
+      )
+    : passed;
+};
+
+const unknownValuesRefused: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const asks: [path: string, send: () => ApiResponse<unknown>][] = [
+    [
+      `/v2/products/${type.productUuid}?language=${UNKNOWN_LANGUAGE}`,
+      () => ctx.client.getProduct(type.productUuid, { language: UNKNOWN_LANGUAGE }),
+    ],
+    [
+      `/v2/products/${type.productUuid}?fields=${UNKNOWN_FIELD}`,
+      () => ctx.client.getProduct(type.productUuid, { fields: UNKNOWN_FIELD }),
+    ],
+  ];
+  for (const [path, send] of asks) {
+    const res = send();
+    if (res.status === 429) return notJudged(`rate limited: ${answerEvidence("GET", path, res)}`);
+    if (res.status !== 400) return failed(`expected 400: ${answerEvidence("GET", path, res)}`);
+  }
+  return passed;
+};
+
+const dateRangeRequired: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const base = `/v2/product-types/${type.uuid}/price-lists`;
+  for (const path of [`${base}?date_start=${ctx.probeDate}`, `${base}?date_end=${ctx.probeDate}`]) {
+    const answer = ctx.raw({ method: "GET", path });
+    if (answer.status === 429) return notJudged(`rate limited: ${evidence("GET", path, answer)}`);
+    if (answer.status !== 400) return failed(`expected 400: ${evidence("GET", path, answer)}`);
+  }
+  return passed;
+};
+
+/** The day `months` calendar months after a YYYY-MM-DD day, clamped to the end of a shorter month. */
+export function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+const sixMonths: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  // One day over six calendar months: the shortest range the rule refuses, whatever the months' lengths.
+  const end = addDays(addMonths(ctx.probeDate, PRICE_CALENDAR_MAX_MONTHS), 1);
+  const path = `/v2/product-types/${type.uuid}/price-lists?date_start=${ctx.probeDate}&date_end=${end}`;
+  const res = ctx.client.getPriceList(type.uuid, ctx.probeDate, end);
+  if (res.status === 429) return notJudged(`rate limited: ${answerEvidence("GET", path, res)}`);
+  return res.status === 400 ? passed : failed(`expected 400: ${answerEvidence("GET", path, res)}`);
+};
+
+export const CATALOGUE_JUDGES: Record<string, Judge> = {
+  "1-links-self": linksSelf,
+  "1-options": options,
+  "2.2-product-detail-keys": productDetailKeys,
+  "gaps-formats-money": money,
+  "gaps-formats-timestamps": timestamps,
+  "2.5-weekday-matches-date": weekdayMatchesDate,
+  "2.5-available-consistent": availableConsistent,
+  "2.6-no-cache": noCache,
+  "4.0-fields-honoured": fieldsHonoured,
+  "4.0-language-honoured": languageHonoured,
+  "4.0-unknown-values-refused": unknownValuesRefused,
+  "4.2-date-range-required": dateRangeRequired,
+  "4.2-six-months": sixMonths,
+};
