@@ -16,6 +16,13 @@ export function baselinesDirOption(): Option {
     .env("HARNESS_BASELINES");
 }
 
+/** --push-group, shared by run and report. */
+export function pushGroupOption(): Option {
+  return new Option("--push-group <name>", "one more grouping label of the push (push_group), e.g. the environment")
+    .argParser(pushGroup)
+    .env("HARNESS_PUSH_GROUP");
+}
+
 /** --tolerances, shared by run and compare. */
 export function tolerancesOption(): Option {
   return new Option(

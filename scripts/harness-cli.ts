@@ -18,7 +18,14 @@ import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
 import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
-import { baselinesDirOption, httpUrl, integer, nonNegativeNumber, pushGroup, tolerancesOption } from "./cli-options.ts";
+import {
+  baselinesDirOption,
+  httpUrl,
+  integer,
+  nonNegativeNumber,
+  pushGroupOption,
+  tolerancesOption,
+} from "./cli-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
 
@@ -163,11 +170,7 @@ program
       .argParser(httpUrl)
       .env("HARNESS_PUSHGATEWAY"),
   )
-  .addOption(
-    new Option("--push-group <name>", "one more grouping label of the push (push_group), e.g. the environment")
-      .argParser(pushGroup)
-      .env("HARNESS_PUSH_GROUP"),
-  )
+  .addOption(pushGroupOption())
   .action(async (dir: string, flags: { pushgateway?: string; pushGroup?: string }) => {
     const runDir = path.resolve(dir);
     const summary = await readRunSummary(runDir);

@@ -25,7 +25,7 @@ import {
   integer,
   nonNegativeNumber,
   positiveNumber,
-  pushGroup,
+  pushGroupOption,
   refusals,
   share,
   tolerancesOption,
@@ -344,11 +344,7 @@ export function runCommand(): Command {
         .argParser(httpUrl)
         .env("HARNESS_PUSHGATEWAY"),
     )
-    .addOption(
-      new Option("--push-group <name>", "one more grouping label of the push (push_group), e.g. the environment")
-        .argParser(pushGroup)
-        .env("HARNESS_PUSH_GROUP"),
-    )
+    .addOption(pushGroupOption())
     .addOption(
       new Option(
         "--prometheus-rw <url>",
