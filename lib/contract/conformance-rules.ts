@@ -66,7 +66,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "The endpoints answer the HTTP OPTIONS method so that the interface describes itself: 200 with an `Allow` header naming the path's methods and a JSON body describing the methods, the parameters and the resource's keys.",
     check:
-      "OPTIONS (with the key) on every path of lib/contract/endpoints.ts, filled with uuids setup found: status 200; `Allow` lists every method the path serves (GET, POST, PUT as the endpoint table says) and OPTIONS; the JSON body names those methods, the query parameters of Part 4 (e.g. fields and language on details, date_start and date_end on price-lists) and the keys of the Part 2 resource.",
+      "OPTIONS (with the key) on three paths of lib/contract/endpoints.ts that stand for the rest, filled with uuids setup found: a detail, a path with two parameters and a path with two methods. Each: status 200; `Allow` names every method the endpoint table gives the path; the JSON body describes `parameters` and `keys` and names each of those methods.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -140,7 +140,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "decisions.md Wire format: Dates YYYY-MM-DD; contract-gaps.md Formats",
     statement: "Timestamps are ISO 8601 in UTC.",
     check:
-      "Every timestamp (updatedAt, createdAt, generatedAt, downloadedAt when not null, the error envelope's timestamp) is ISO 8601 with a Z or +00:00 offset and parses.",
+      "Timestamps (the product detail's updatedAt, the error envelope's timestamp; createdAt, updatedAt, generatedAt of bookings and vouchers where read) are ISO 8601 in UTC, with a Z, and a real time.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -357,7 +357,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 3; decisions.md Booking states",
     statement: "A new booking starts in the status `reserved` (POST /v2/bookings, request accepted: booking created).",
     check:
-      "The answer of POST /v2/bookings has status `reserved`, and GET /v2/bookings/{uuid} right after reads `reserved` too.",
+      "The answer of POST /v2/bookings (a slot the single-date endpoint said can be booked) has status `reserved`; the same check (initialStatusProblem) reads any create answer the traffic gets, with no request of its own. The booking is cancelled afterwards.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -503,7 +503,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 4.0; interface-spec.md 4.1; interface-spec.md 4.2",
     statement: "Detail endpoints for products and product types accept `fields` (which keys to return).",
     check:
-      "GET /v2/products/{uuid}?fields=uuid,title and GET /v2/product-types/{uuid}?fields=uuid,title answer 200 whose `data` has those keys and no other resource key (links allowed).",
+      "GET of the product and product type details with fields=title answers 200 whose `data` holds title and, beyond the keys a detail always keeps (uuid, links), nothing else.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -513,7 +513,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 4.0; interface-spec.md 4.1; interface-spec.md 4.2",
     statement: "Detail endpoints for products and product types accept `language` (language of the returned content).",
     check:
-      "For a language GET /v2/config lists other than the default, the product and product type details answer 200 and their *Translated content differs from the default language's answer (or Content-Language names the language); a service without translations for the item is reported as a finding.",
+      "For a language GET /v2/config lists besides en, the detail with language=<it> answers 200 and its *Translated content holds text in that language; not judged when the config lists no other language.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -524,7 +524,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "A `fields` naming no key of the resource or an unsupported `language` is a malformed parameter: 400 invalid_params.",
     check:
-      "GET of both details with fields=noSuchKey and with language=xx answers 400 with code invalid_params in the error envelope.",
+      "GET of the details with fields naming a key no resource has and with language=zz (unassigned in ISO 639-1) answers 400 (code invalid_params, in the envelope, is gaps-error-400-validation's).",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -556,7 +556,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
       "interface-spec.md 4.3; interface-spec.md 4.1; decisions.md Wire format: Lists; contract-gaps.md Lists and pagination",
     statement: "Pagination is supported on the lists: the pages of a list add up to it.",
     check:
-      "Walking GET /v2/products (stable catalogue) and the key's own GET /v2/bookings?partner_reference=<run> page by page with per_page=3: total is the same on every page, total_pages = ceil(total / per_page), count = the page's items, current_page = page, and the union of the pages holds total items with no duplicates and none missing.",
+      "Three bookings share a first name unique to the call; read two to a page (first_name filter, per_page=2): total is 3 and total_pages 2 on both pages, each page's count, per_page and current_page are its own, and the pages hold the three once each.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -639,7 +639,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "GET /v2/bookings filters by date_start, date_end, first_name, last_name, email, phone, partner_reference, status.",
     check:
-      "Two bookings of the run's key with different customers, partner references, dates and statuses: each filter on one's value lists it and not the other, and every listed item matches the filter (status by the list item; the others by its detail).",
+      "One booking with customer data and a partner reference unique to the call: all filters at its values find it; each filter at another value, beside its reference, finds nothing. The booking is cancelled afterwards.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -673,7 +673,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "Every request carries `X-Authorization` with the partner's API key; a missing or unknown key answers 401 GEN-UNAUTHORIZED in the error envelope, on every path, OPTIONS included.",
     check:
-      "Each path of the endpoint table with every method it serves, and OPTIONS, sent with no X-Authorization and with an unknown key: 401, code GEN-UNAUTHORIZED, http_code 401, in the error envelope; nothing is created.",
+      "A read (GET /v2/products), a write (POST /v2/bookings) and OPTIONS /v2/bookings, each sent with no X-Authorization and with a made-up key: 401 with code GEN-UNAUTHORIZED and http_code 401 in the error envelope; anything the write booked by mistake is cancelled. The three requests stand for every path.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -694,7 +694,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "Voucher file links require authorization and are downloaded by the partner (they must not be handed to the end customer).",
     check:
-      "Each voucher file's link (rel self or download) answers the file with the key, and 401 GEN-UNAUTHORIZED without a key and with an unknown key; with another partner's key it is not served (401 or 404).",
+      "An approved booking of an instant-confirmation type bookable on the probe date: its first voucher file's link refuses a request with no key and with a made-up key (401, or 403 from a service that says so); not judged when no such type is found. The booking is cancelled afterwards.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -1033,7 +1033,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       'Every failure answers {"error": {"code", "message", "http_code"}, "links": [...], "timestamp"}, the 422 of a failed confirmation included.',
     check:
-      "Every 4xx and 5xx answer the scenario gets: a JSON body with error.code a string, error.message a non-empty string, error.http_code equal to the HTTP status, `links` with self, and `timestamp` an ISO 8601 UTC time.",
+      "A missing resource (GET /v2/products/<unknown uuid>) and a missing path answer JSON with error.code a string, error.message, error.http_code equal to the status, `links` with self and an ISO 8601 `timestamp`. The same check (errorEnvelopeProblem) reads any failure an answer the traffic gets anyway, with no request of its own.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -1043,7 +1043,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: `interface-spec.md 7.3; ${ERRORS}`,
     statement: "A malformed parameter or body answers 400 invalid_params.",
     check:
-      "Malformed parameters (per_page=abc, a bookings filter date_start=tomorrow, a non-integer adults in a booking body) answer 400 with code invalid_params in the envelope.",
+      "POST /v2/bookings whose adults is not an integer answers 400 with code invalid_params in the envelope (anything booked by mistake is cancelled).",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -1073,7 +1073,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: `interface-spec.md 7.3; ${ERRORS}`,
     statement: "The path exists but the method does not: 405 method_not_allowed.",
     check:
-      "DELETE /v2/products, POST /v2/products/{uuid} and PUT /v2/bookings answer 405 with code method_not_allowed in the envelope (an Allow header, when sent, names the path's methods).",
+      "DELETE /v2/products answers 405 with code method_not_allowed in the envelope and an Allow header naming GET.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -1094,7 +1094,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "The reference service refuses bodies over 64 KiB with 413 payload_too_large (its own choice, not the contract's).",
     check:
-      "POST /v2/bookings with a 70 KiB body: a failure in the error envelope; 413 payload_too_large passes, another 4xx in the envelope is a finding (the code is the reference's own), a 2xx or 5xx fails.",
+      "POST /v2/bookings with a body over 64 KiB answers 413 with code payload_too_large in the envelope; a service that reads the body and refuses its fields (400 invalid_params, 422 invalid_data) has a higher limit, and the rule is reported as not judged.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
