@@ -404,7 +404,7 @@ let datesKnown = 0;
 const DATES_KNOWN_MAX = 4096;
 
 /** The weekday of a YYYY-MM-DD calendar date, or undefined when the value is not one (2030-02-30 is not). */
-function weekdayOf(value: unknown): string | undefined {
+export function weekdayOf(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const known = weekdayByDate[value];
   if (known !== undefined) return known;
@@ -428,7 +428,7 @@ function weekdayOf(value: unknown): string | undefined {
  * Whether a weekday names the date's: the reference's English name; no page fixes the format, so its case and its
  * three-letter abbreviation (Mon) are taken as the same day.
  */
-function weekdayMatches(weekday: unknown, name: string): boolean {
+export function weekdayMatches(weekday: unknown, name: string): boolean {
   if (weekday === name) return true;
   if (typeof weekday !== "string") return false;
   const given = weekday.trim().toLowerCase();
@@ -524,7 +524,7 @@ const NOT_REUSED = /(?:^|,)\s*(?:no-store|no-cache|max-age\s*=\s*"?0+"?)\s*(?=,|
  * no-store on every single-date answer (service/api/prices.ts). Expires is read by HTTP/1.0 caches that do not know
  * Cache-Control, so one in the future, by the answer's own Date, fails as well.
  */
-function noCacheProblem(res: ApiResponse<unknown>): string | undefined {
+export function noCacheProblem(res: ApiResponse<unknown>): string | undefined {
   const cacheControl = res.header("Cache-Control");
   if (cacheControl === undefined) {
     return `${res.endpoint}: no Cache-Control header, so HTTP caches may keep the answer (RFC 9111 4.2.2); expected no-store, no-cache or max-age=0`;

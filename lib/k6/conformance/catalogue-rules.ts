@@ -2,8 +2,9 @@
  * The judges of the catalogue's rules (spec Parts 1, 2, 4.0 and 4.2; docs/contract-gaps.md, Links, Formats, OPTIONS):
  * links, OPTIONS, the product detail's keys, money and timestamps, the price calendar's entries, the single-date
  * result's caching, `fields` and `language`, and the calendar's range. Each sends one to four requests of its own.
- * The pure checks of an answer (cacheProblem, linksProblem, weekdayProblem, entryAvailabilityProblem) are exported:
- * they read a header or the keys of an answer the traffic gets anyway, so they can run on every answer under load.
+ * The checks of one answer that read only a header or its keys (linksProblem, weekdayProblem, moneyProblem,
+ * timestampProblem, entryAvailabilityProblem) are exported, cheap enough for every answer under load; caching and
+ * weekdays are judged by the very tests the shared checks apply under load (checks.ts).
  */
 import {
   ENDPOINTS,
@@ -15,6 +16,7 @@ import {
   isRecord,
 } from "../../contract/index.ts";
 import { CURRENCY_PATTERN, DECIMAL_PATTERN, TIMESTAMP_PATTERN } from "../../contract/schema.ts";
+import { noCacheProblem, weekdayMatches, weekdayOf } from "../checks.ts";
 import type { ApiResponse } from "../client.ts";
 import {
   answerEvidence,
@@ -244,33 +246,16 @@ const timestamps: Judge = (ctx) => {
   return errorProblem ? failed(`${errorProblem}: ${evidence("GET", ENDPOINTS.config.path, refused)}`) : passed;
 };
 
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
 /**
- * Spec 2.5: an entry's weekday is its date's. The spec does not fix the format, so an English name (whole or its
- * first three letters, any case) or a number is read: Monday to Saturday are 1 to 6 both in ISO 8601 and counting
- * from Sunday = 0, and Sunday is 0 or 7.
+ * Spec 2.5: an entry's weekday is its date's, judged as the shared checks judge it under load (weekdayOf,
+ * weekdayMatches in checks.ts: the English name, any case, or its first three letters), so the two cannot disagree.
  */
 export function weekdayProblem(entry: Record<string, unknown>): string | undefined {
-  const date = entry.date;
-  const day = typeof date === "string" ? new Date(`${date}T00:00:00Z`).getUTCDay() : NaN;
-  if (Number.isNaN(day)) return `date ${JSON.stringify(date ?? null)} is not a date`;
-  const weekday = entry.weekday;
-  let shown: number | undefined;
-  if (typeof weekday === "number" && Number.isInteger(weekday) && weekday >= 0 && weekday <= 7) shown = weekday % 7;
-  else if (typeof weekday === "string") {
-    const name = weekday.trim().toLowerCase();
-    const index = WEEKDAYS.findIndex((w) => {
-      const lower = w.toLowerCase();
-      return lower === name || (name.length === 3 && lower.startsWith(name));
-    });
-    if (index >= 0) shown = index;
-  }
-  if (shown === undefined)
-    return `${String(date)}: weekday ${JSON.stringify(weekday ?? null)} is not a day of the week`;
-  return shown === day
+  const name = weekdayOf(entry.date);
+  if (name === undefined) return `date ${JSON.stringify(entry.date ?? null)} is not a YYYY-MM-DD date`;
+  return weekdayMatches(entry.weekday, name)
     ? undefined
-    : `${String(date)} is a ${WEEKDAYS[day] ?? ""}, the entry says ${JSON.stringify(weekday)}`;
+    : `${String(entry.date)} is a ${name}, the entry says ${JSON.stringify(entry.weekday ?? null)}`;
 }
 
 /** The calendar of one week from the probe date: every weekday once. */
@@ -336,41 +321,14 @@ const availableConsistent: Judge = (ctx) => {
   return passed;
 };
 
-const DIRECTIVE_MAX_AGE = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/i;
-
-/**
- * Spec 2.6: the single-date result must not be cached: Cache-Control says no-store, no-cache or max-age=0, and no
- * Expires lies in the future (of the answer's Date, else of this machine's clock). Reads two or three headers.
- */
-export function cacheProblem(
-  cacheControl: string | undefined,
-  expires: string | undefined,
-  date: string | undefined,
-  nowMs: number = Date.now(),
-): string | undefined {
-  const directives = (cacheControl ?? "").toLowerCase();
-  const maxAge = DIRECTIVE_MAX_AGE.exec(directives)?.[1];
-  const uncached =
-    /(?:^|[,\s])(no-store|no-cache)(?:$|[,\s=])/.test(directives) || (maxAge !== undefined && Number(maxAge) === 0);
-  if (!uncached)
-    return `Cache-Control is ${JSON.stringify(cacheControl ?? null)}: neither no-store, no-cache nor max-age=0`;
-  if (expires !== undefined) {
-    const expiresMs = Date.parse(expires);
-    const dateMs = date === undefined ? NaN : Date.parse(date);
-    // An Expires that is not a date means "already expired" (RFC 9111, 5.3).
-    if (Number.isFinite(expiresMs) && expiresMs > (Number.isFinite(dateMs) ? dateMs : nowMs))
-      return `Expires ${expires} lies in the future${date ? ` of Date ${date}` : ""}`;
-  }
-  return undefined;
-}
-
 const noCache: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
   const path = `/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`;
   const res = ctx.client.getPriceForDate(type.uuid, ctx.probeDate);
   if (res.status !== 200) return notJudged(`the single-date result did not come: ${answerEvidence("GET", path, res)}`);
-  const problem = cacheProblem(res.header("Cache-Control"), res.header("Expires"), res.header("Date"));
+  // The check the shared checks apply to every sampled single-date answer under load: one test, one verdict.
+  const problem = noCacheProblem(res);
   return problem ? failed(`${problem}: ${answerEvidence("GET", path, res)}`) : passed;
 };
 
