@@ -562,6 +562,16 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     judgedBy: CONFORMANCE,
   },
   {
+    id: "4.1-products-language",
+    source: "interface-spec.md 4.1",
+    statement: "GET /v2/products takes `language` (the language of the list items' content).",
+    check:
+      "For a language GET /v2/config lists besides en, GET /v2/products?language=<it> answers 200 and the items' titleTranslated holds text in that language; language=zz answers 400 invalid_params. Not judged when the config lists no other language.",
+    level: "public-api",
+    cheap: false,
+    judgedBy: CONFORMANCE,
+  },
+  {
     id: "4.1-product-types-of-product",
     source: "interface-spec.md 4.1; interface-spec.md 4.2",
     statement:
@@ -1316,6 +1326,12 @@ export const STATEMENTS_NOT_CHECKED: readonly StatementNotChecked[] = [
       "Product details, product-type details and pricing are separate endpoints; confirm and cancel are unchanged from v1.",
     reason:
       "comparisons with v1, which is not tested; what they imply for v2 is checked (2.2-product-detail-keys, 3-status-segments)",
+  },
+  {
+    source: "decisions.md Booking states",
+    statement: "Seats are given back when a booking is rejected.",
+    reason:
+      "only the supplier rejects a waiting booking, and no required hook makes it do so (the reference's supplier-side hook is optional); the release on cancelled and expired is checked (gaps-states-cancelled, 3-expiry-5-days)",
   },
   {
     source: "decisions.md Webhooks",
