@@ -359,6 +359,9 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       reply = errorReply(state, error, path, method);
       if (reply.status === 401 && state.defects.on("conformance-401-plain-text")) {
         reply = { status: 401, body: "401 Unauthorized\n", contentType: "text/plain; charset=utf-8" };
+      } else if (reply.status === 401 && state.defects.on("conformance-401-wrong-code")) {
+        const body = reply.body as { error: { code: string } };
+        body.error.code = "unauthorized";
       } else if (reply.status === 404 && state.defects.on("conformance-404-html")) {
         reply = { status: 404, body: "<html><body><h1>404 Not Found</h1></body></html>", contentType: "text/html" };
       } else if (reply.status === 404 && state.defects.on("conformance-404-without-timestamp")) {

@@ -13,6 +13,7 @@ import bookingExpiryKeepsCapacity from "./booking-expiry-keeps-capacity.ts";
 import bookingListDropsNewest from "./booking-list-drops-newest.ts";
 import bookingOversellRace from "./booking-oversell-race.ts";
 import conformance401PlainText from "./conformance-401-plain-text.ts";
+import conformance401WrongCode from "./conformance-401-wrong-code.ts";
 import conformance404Html from "./conformance-404-html.ts";
 import conformance404WithoutTimestamp from "./conformance-404-without-timestamp.ts";
 import conformance405As404 from "./conformance-405-as-404.ts";
@@ -80,6 +81,7 @@ export const DEFECTS = [
   bookingListDropsNewest,
   bookingOversellRace,
   conformance401PlainText,
+  conformance401WrongCode,
   conformance404Html,
   conformance404WithoutTimestamp,
   conformance405As404,

@@ -46,6 +46,16 @@ describe("conformance defects: authentication (spec 5)", () => {
     expect((await api(svc, "/v2/products")).status).toBe(200);
   });
 
+  it("should answer 401 with GEN-UNAUTHORIZED, and `unauthorized` (envelope kept) under conformance-401-wrong-code", async () => {
+    await using svc = await start();
+    await setDefect(svc, "conformance-401-wrong-code", true);
+    for (const key of [null, "not-a-key"]) {
+      const res = await api(svc, "/v2/config", { key });
+      expectEnvelope(res, 401, "unauthorized");
+    }
+    expectEnvelope(await api(svc, "/v2/no-such-path"), 404, "not_found");
+  });
+
   it("should refuse OPTIONS without a key, and describe the path anyway under conformance-options-without-key", async () => {
     await using svc = await start();
     expectEnvelope(await api(svc, "/v2/products", { method: "OPTIONS", key: null }), 401, "GEN-UNAUTHORIZED");

@@ -16,6 +16,7 @@ const KEY = "key-1";
 
 type Breakage =
   | "401-plain-text"
+  | "401-wrong-code"
   | "options-without-key"
   | "voucher-without-key"
   | "404-without-timestamp"
@@ -81,7 +82,7 @@ class FakeApi {
       if (!leaks) {
         if (this.broken.has("401-plain-text"))
           return { status: 401, headers: { "Content-Type": "text/plain" }, body: "401" };
-        return this.error(401, "GEN-UNAUTHORIZED", path);
+        return this.error(401, this.broken.has("401-wrong-code") ? "unauthorized" : "GEN-UNAUTHORIZED", path);
       }
     }
     if (method === "OPTIONS") return json(200, { data: {}, links: [] }, { Allow: "GET, POST, OPTIONS" });
@@ -257,6 +258,11 @@ describe("booking-rules judges: each rule on the correct API and on the API that
       "5-auth-required",
       "401-plain-text",
       /no key: expected 401 GEN-UNAUTHORIZED.*GET \/v2\/products\?per_page=1 -> 401 401/,
+    ],
+    [
+      "5-auth-required",
+      "401-wrong-code",
+      /no key: expected 401 GEN-UNAUTHORIZED.*-> 401 \{"error":\{"code":"unauthorized"/,
     ],
     ["5-auth-required", "options-without-key", /no key: expected 401 GEN-UNAUTHORIZED.*OPTIONS \/v2\/bookings -> 200/],
     [
