@@ -61,16 +61,17 @@ function richestType(ctx: ConformanceContext): FoundProductType | undefined {
 const NO_TYPE = "setup found no product type to ask about";
 
 /**
- * Spec Part 1, docs/contract-gaps.md (Links): `links` is an array of {rel, href, method} and holds `self`. Returns
- * what is wrong, or undefined.
+ * Spec Part 1, docs/contract-gaps.md (Links): `links` is an array of {rel, href, method}; an answer's own links hold
+ * `self` (`withSelf`), a nested record's need not (a voucher's link is its file). Returns what is wrong, or undefined.
  */
-export function linksProblem(where: string, links: unknown): string | undefined {
+export function linksProblem(where: string, links: unknown, withSelf = true): string | undefined {
   if (!Array.isArray(links)) return `${where}: links is ${JSON.stringify(links ?? null).slice(0, 60)}, not an array`;
   for (const l of links as unknown[]) {
     if (!isRecord(l) || typeof l.rel !== "string" || typeof l.href !== "string" || typeof l.method !== "string")
       return `${where}: link ${JSON.stringify(l).slice(0, 80)} is not {rel, href, method}`;
   }
-  return (links as Record<string, unknown>[]).some((l) => l.rel === "self") ? undefined : `${where}: no self link`;
+  if (!withSelf || (links as Record<string, unknown>[]).some((l) => l.rel === "self")) return undefined;
+  return `${where}: no self link`;
 }
 
 const linksSelf: Judge = (ctx) => {
@@ -82,7 +83,9 @@ const linksSelf: Judge = (ctx) => {
   if (bad) return bad;
   const body = res.body as Record<string, unknown>;
   const data = isRecord(body.data) ? body.data : {};
-  const problem = linksProblem("the answer", body.links) ?? linksProblem("its data", data.links);
+  const problem =
+    linksProblem("the answer", body.links) ??
+    (data.links === undefined ? undefined : linksProblem("its data", data.links, false));
   if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
   // Failures carry links too (docs/contract-gaps.md, Links): a request without a key, which spends no allowance.
   const refused = ctx.raw({ method: "GET", path: ENDPOINTS.config.path, key: null });
@@ -258,7 +261,7 @@ export function weekdayProblem(entry: Record<string, unknown>): string | undefin
     : `${String(entry.date)} is a ${name}, the entry says ${JSON.stringify(entry.weekday ?? null)}`;
 }
 
-/** The calendar of one week from the probe date: every weekday once. */
+/** The calendar of `days` days from the probe date. */
 function calendar(
   ctx: ConformanceContext,
   type: FoundProductType,
@@ -271,17 +274,47 @@ function calendar(
   return { path, res, entries: Array.isArray(data) ? (data as unknown[]).filter(isRecord) : undefined };
 }
 
-const weekdayMatchesDate: Judge = (ctx) => {
-  const type = firstType(ctx);
-  if (type === undefined) return notJudged(NO_TYPE);
-  const { path, res, entries } = calendar(ctx, type, 7);
+/** The single-date result of the probe date, or the verdict when it did not come. */
+function singleDate(
+  ctx: ConformanceContext,
+  type: FoundProductType,
+): { path: string; res: ApiResponse<unknown>; entry: Record<string, unknown> } | Verdict {
+  const path = `/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`;
+  const res = ctx.client.getPriceForDate(type.uuid, ctx.probeDate);
+  const bad = unusable("GET", path, res);
+  if (bad) return bad;
+  const data = (res.body as Record<string, unknown>).data;
+  return isRecord(data)
+    ? { path, res, entry: data }
+    : failed(`data is not an object: ${answerEvidence("GET", path, res)}`);
+}
+
+/** A week of the calendar (every weekday once) and the single-date result, each entry held to `problemOf`. */
+function judgeEntries(
+  ctx: ConformanceContext,
+  type: FoundProductType,
+  days: number,
+  problemOf: (entry: Record<string, unknown>) => string | undefined,
+): Verdict {
+  const { path, res, entries } = calendar(ctx, type, days);
   if (res.status !== 200 || entries === undefined || entries.length === 0)
     return notJudged(`the calendar the rule is judged on did not come: ${answerEvidence("GET", path, res)}`);
   for (const entry of entries) {
-    const problem = weekdayProblem(entry);
+    const problem = problemOf(entry);
     if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
   }
-  return passed;
+  const single = singleDate(ctx, type);
+  if (!("entry" in single)) return single;
+  const problem = problemOf(single.entry);
+  return problem
+    ? failed(`the single-date result: ${problem}: ${answerEvidence("GET", single.path, single.res)}`)
+    : passed;
+}
+
+const weekdayMatchesDate: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  return judgeEntries(ctx, type, 7, weekdayProblem);
 };
 
 /** Whether a listed timeslot can be booked: present, not marked unavailable, not down to 0 seats. */
@@ -311,14 +344,7 @@ export function entryAvailabilityProblem(entry: Record<string, unknown>, timeslo
 const availableConsistent: Judge = (ctx) => {
   const type = richestType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
-  const { path, res, entries } = calendar(ctx, type, 14);
-  if (res.status !== 200 || entries === undefined || entries.length === 0)
-    return notJudged(`the calendar the rule is judged on did not come: ${answerEvidence("GET", path, res)}`);
-  for (const entry of entries) {
-    const problem = entryAvailabilityProblem(entry, type.timeslotted);
-    if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
-  }
-  return passed;
+  return judgeEntries(ctx, type, 14, (entry) => entryAvailabilityProblem(entry, type.timeslotted));
 };
 
 const noCache: Judge = (ctx) => {
@@ -424,7 +450,7 @@ const dateRangeRequired: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
   const base = `/v2/product-types/${type.uuid}/price-lists`;
-  for (const path of [`${base}?date_start=${ctx.probeDate}`, `${base}?date_end=${ctx.probeDate}`]) {
+  for (const path of [`${base}?date_start=${ctx.probeDate}`, `${base}?date_end=${ctx.probeDate}`, base]) {
     const answer = ctx.raw({ method: "GET", path });
     if (answer.status === 429) return notJudged(`rate limited: ${evidence("GET", path, answer)}`);
     if (answer.status !== 400) return failed(`expected 400: ${evidence("GET", path, answer)}`);
@@ -442,12 +468,21 @@ export function addMonths(day: string, months: number): string {
 const sixMonths: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
-  // One day over six calendar months: the shortest range the rule refuses, whatever the months' lengths.
-  const end = addDays(addMonths(ctx.probeDate, PRICE_CALENDAR_MAX_MONTHS), 1);
-  const path = `/v2/product-types/${type.uuid}/price-lists?date_start=${ctx.probeDate}&date_end=${end}`;
-  const res = ctx.client.getPriceList(type.uuid, ctx.probeDate, end);
-  if (res.status === 429) return notJudged(`rate limited: ${answerEvidence("GET", path, res)}`);
-  return res.status === 400 ? passed : failed(`expected 400: ${answerEvidence("GET", path, res)}`);
+  const start = ctx.probeDate;
+  const sixLater = addMonths(start, PRICE_CALENDAR_MAX_MONTHS);
+  // Exactly six calendar months is served; one day more (the shortest range over), or an end before the start, not.
+  const asks: [end: string, status: number][] = [
+    [sixLater, 200],
+    [addDays(sixLater, 1), 400],
+    [addDays(start, -1), 400],
+  ];
+  for (const [end, status] of asks) {
+    const path = `/v2/product-types/${type.uuid}/price-lists?date_start=${start}&date_end=${end}`;
+    const res = ctx.client.getPriceList(type.uuid, start, end);
+    if (res.status === 429) return notJudged(`rate limited: ${answerEvidence("GET", path, res)}`);
+    if (res.status !== status) return failed(`expected ${status}: ${answerEvidence("GET", path, res)}`);
+  }
+  return passed;
 };
 
 export const CATALOGUE_JUDGES: Record<string, Judge> = {
