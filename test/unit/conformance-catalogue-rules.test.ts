@@ -146,7 +146,8 @@ function service(method: string, url: string, _body: string | null, params: { he
       broken === "1-options" ? {} : { Allow: allow },
     );
   }
-  if (path === "/v2/config") return json(200, { data: { languages: LANGUAGES }, links: links(path) });
+  if (path === "/v2/config")
+    return json(200, { data: { languages: LANGUAGES, currencies: ["THB", "USD"] }, links: links(path) });
   if (path === `/v2/products/${PRODUCT}`) return detail(PRODUCT_DETAIL_KEYS, query, path);
   if (path === `/v2/product-types/${TYPE}`) return detail(PRODUCT_TYPE_DETAIL_KEYS, query, path);
   if (path === `/v2/product-types/${TYPE}/price-lists`) return calendar(query, path);
@@ -257,14 +258,14 @@ describe("the catalogue rules' judges", () => {
     },
   );
 
-  it("should send few requests: at most three per judge, twenty-seven in all", () => {
+  it("should send few requests: at most three per judge, twenty-eight in all", () => {
     const counts = Object.entries(CATALOGUE_JUDGES).map(([id, judge]) => {
       const before = k6State.requests.length;
       judge(context());
       return [id, k6State.requests.length - before] as const;
     });
     for (const [id, count] of counts) expect(count, id).toBeLessThanOrEqual(3);
-    expect(counts.reduce((sum, [, n]) => sum + n, 0)).toBe(27);
+    expect(counts.reduce((sum, [, n]) => sum + n, 0)).toBe(28);
   });
 
   it("should not judge a rule when setup found no product type, saying why", () => {
@@ -301,6 +302,18 @@ describe("the catalogue rules' judges", () => {
         Expires: "Wed, 01 Jan 2031 00:05:00 GMT",
       }),
     ).toEqual({ problem: expect.stringMatching(/Expires is 300 s after the answer's Date/) as string });
+  });
+
+  it("should fail money in a currency the config does not list", () => {
+    k6State.handler = (method, url, body, params) =>
+      url.endsWith("/v2/config")
+        ? json(200, { data: { languages: LANGUAGES, currencies: ["USD"] }, links: links("/v2/config") })
+        : service(method, url, body, params);
+    expect(CATALOGUE_JUDGES["gaps-formats-money"]?.(context())).toEqual({
+      problem: expect.stringMatching(
+        /^currency THB is not one GET \/v2\/config lists: GET \/v2\/config -> 200/,
+      ) as string,
+    });
   });
 
   it("should not judge language when the config lists no language besides en", () => {

@@ -202,6 +202,15 @@ export function moneyProblem(data: Record<string, unknown>, moneyKey: string): s
   return hasDecimal(money) ? undefined : `${moneyKey} holds no decimal string: ${JSON.stringify(money ?? null)}`;
 }
 
+/** The codes GET /v2/config lists under `name`: strings, or objects with a `code` (its structure is not shown, 2.12). */
+function configCodes(body: unknown, name: "languages" | "currencies"): string[] {
+  const data = isRecord(body) && isRecord(body.data) ? body.data : {};
+  const list: unknown[] = Array.isArray(data[name]) ? (data[name] as unknown[]) : [];
+  return list
+    .map((l) => (typeof l === "string" ? l : isRecord(l) && typeof l.code === "string" ? l.code : ""))
+    .filter((l) => l !== "");
+}
+
 const money: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
@@ -219,8 +228,17 @@ const money: Judge = (ctx) => {
   if (badProduct) return badProduct;
   const productData = (product.body as Record<string, unknown>).data;
   const baseProblem = isRecord(productData) ? moneyProblem(productData, "basePrice") : "data is not an object";
-  return baseProblem
-    ? failed(`the product detail's ${baseProblem}: ${answerEvidence("GET", productPath, product)}`)
+  if (baseProblem) return failed(`the product detail's ${baseProblem}: ${answerEvidence("GET", productPath, product)}`);
+  // The currencies must be ones the config lists, when it lists any (its structure is not shown, 2.12).
+  const config = ctx.client.getConfig();
+  const currencies = configCodes(config.body, "currencies");
+  const unlisted = [singleData, productData]
+    .map((data) => (isRecord(data) ? String(data.currency) : ""))
+    .filter((currency) => currencies.length > 0 && !currencies.includes(currency));
+  return unlisted.length
+    ? failed(
+        `currency ${[...new Set(unlisted)].join(", ")} is not one GET /v2/config lists: ${answerEvidence("GET", "/v2/config", config)}`,
+      )
     : passed;
 };
 
@@ -388,20 +406,11 @@ const fieldsHonoured: Judge = (ctx) => {
   return passed;
 };
 
-/** The language codes GET /v2/config lists: strings, or objects with a `code` (its structure is not shown, 2.12). */
-function configLanguages(body: unknown): string[] {
-  const data = isRecord(body) && isRecord(body.data) ? body.data : {};
-  const list: unknown[] = Array.isArray(data.languages) ? (data.languages as unknown[]) : [];
-  return list
-    .map((l) => (typeof l === "string" ? l : isRecord(l) && typeof l.code === "string" ? l.code : ""))
-    .filter((l) => l !== "");
-}
-
 const languageHonoured: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
   const config = ctx.client.getConfig();
-  const language = configLanguages(config.body).find((l) => l.toLowerCase() !== "en");
+  const language = configCodes(config.body, "languages").find((l) => l.toLowerCase() !== "en");
   if (language === undefined)
     return notJudged(`GET /v2/config lists no language besides en: ${answerEvidence("GET", "/v2/config", config)}`);
   const path = `/v2/products/${type.productUuid}?language=${language}`;
