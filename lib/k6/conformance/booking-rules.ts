@@ -212,29 +212,42 @@ const authRequired: Judge = (ctx) => {
 };
 
 /** spec 2.9 and 5: a voucher file link refuses a request without the key, or with an invalid one. */
-const voucherLinksNeedKey: Judge = (ctx) => {
+/**
+ * Runs `use` on an approved booking of the run's key made for it: an instant-confirmation type's slot the single-date
+ * answer allows, created and confirmed, cancelled again afterwards whatever `use` found. Not judged when the catalogue
+ * has no such slot or the booking is not approved at once (`what` says what it was needed for).
+ */
+export function withApprovedBooking(ctx: ConformanceContext, what: string, use: (uuid: string) => Verdict): Verdict {
   const slot = bookableSlot(ctx, 1, true);
   if (slot === undefined) {
     return notJudged(
-      `no instant-confirmation product type bookable on ${ctx.probeDate} among those found (a voucher needs an approved booking)`,
+      `no instant-confirmation product type bookable on ${ctx.probeDate} among those found (${what} needs an approved booking)`,
     );
   }
   const tag = runTag();
-  const made = create(ctx, bookingRequest(slot, `atd-conformance-voucher-${tag}`, customerOf(tag, "v")));
-  if ("problem" in made) return notJudged(`no booking to get a voucher of: ${made.problem}`);
+  const made = create(ctx, bookingRequest(slot, `atd-conformance-${tag}`, customerOf(tag, "a")));
+  if ("problem" in made) return notJudged(`no booking for ${what}: ${made.problem}`);
   try {
     const confirmed = ctx.client.confirmBooking(made.uuid);
     if (confirmed.status !== 200 || confirmed.data?.status !== "approved") {
       return notJudged(
-        `the booking was not approved at once, so it has no voucher: ${answerEvidence("PUT", `/v2/bookings/${made.uuid}/confirm`, confirmed)}`,
+        `the booking for ${what} was not approved at once: ${answerEvidence("PUT", `/v2/bookings/${made.uuid}/confirm`, confirmed)}`,
       );
     }
-    const vouchers = ctx.client.listVouchers(made.uuid);
+    return use(made.uuid);
+  } finally {
+    cancelAll(ctx, [made.uuid]);
+  }
+}
+
+const voucherLinksNeedKey: Judge = (ctx) =>
+  withApprovedBooking(ctx, "a voucher file", (uuid) => {
+    const vouchers = ctx.client.listVouchers(uuid);
     const links = vouchers.data?.[0]?.links;
     const file = Array.isArray(links) ? links.filter(isRecord).find((l) => typeof l.href === "string") : undefined;
     if (file === undefined) {
       return notJudged(
-        `the approved booking lists no voucher file link: ${answerEvidence("GET", `/v2/bookings/${made.uuid}/vouchers`, vouchers)}`,
+        `the approved booking lists no voucher file link: ${answerEvidence("GET", `/v2/bookings/${uuid}/vouchers`, vouchers)}`,
       );
     }
     const href = String(file.href);
@@ -250,10 +263,7 @@ const voucherLinksNeedKey: Judge = (ctx) => {
       }
     }
     return first(problems);
-  } finally {
-    cancelAll(ctx, [made.uuid]);
-  }
-};
+  });
 
 /** docs/contract-gaps.md: a failure (here a missing resource and a missing path) answers the whole error envelope. */
 const errorEnvelope: Judge = (ctx) => {

@@ -3,9 +3,10 @@
  * one answer of its endpoint and applies the same envelope and key-set tests the shared checks apply under load
  * (checks.ts), so a rule judged here and the check under load cannot disagree.
  */
-import { RESPONSE_SHAPES, isRecord, type EndpointName } from "../../contract/index.ts";
+import { RESPONSE_SHAPES, type EndpointName } from "../../contract/index.ts";
 import type { ApiResponse } from "../client.ts";
 import { envelopeProblem, keysProblem } from "../checks.ts";
+import { withApprovedBooking } from "./booking-rules.ts";
 import {
   answerEvidence,
   failed,
@@ -35,19 +36,6 @@ function firstType(ctx: ConformanceContext): FoundProductType | undefined {
 }
 
 const NO_TYPE = "setup found no available product type through the public catalogue";
-
-function bookingsOf(ctx: ConformanceContext): Fetched {
-  const request = "/v2/bookings?per_page=5";
-  const res = ctx.client.listBookings({ per_page: 5 });
-  return { res, request };
-}
-
-/** The uuid of a booking of the run's key, read from its list; undefined when it has none. */
-function aBooking(ctx: ConformanceContext, status?: string): string | undefined {
-  const res = ctx.client.listBookings({ per_page: 20, ...(status ? { status } : {}) });
-  const item = Array.isArray(res.data) ? res.data.find((b) => isRecord(b) && typeof b.uuid === "string") : undefined;
-  return isRecord(item) ? String(item.uuid) : undefined;
-}
 
 export const SHAPE_JUDGES: Record<string, Judge> = {
   "2.1-product-list-keys": (ctx) =>
@@ -84,29 +72,22 @@ export const SHAPE_JUDGES: Record<string, Judge> = {
       type ? { res: ctx.client.getPriceForDate(type.uuid, ctx.probeDate), request } : { none: NO_TYPE },
     );
   },
-  "2.7-booking-list-keys": (ctx) => {
-    const fetched = bookingsOf(ctx);
-    if ("res" in fetched && Array.isArray(fetched.res.data) && fetched.res.data.length === 0) {
-      return notJudged("the run's key has no booking to list (the booking rules make some: run them first)");
-    }
-    return shapeVerdict("bookings", fetched);
-  },
-  "2.8-booking-detail-keys": (ctx) => {
-    const uuid = aBooking(ctx);
-    return shapeVerdict(
-      "booking",
-      uuid
-        ? { res: ctx.client.getBooking(uuid), request: `/v2/bookings/${uuid}` }
-        : { none: "the run's key has no booking to read" },
-    );
-  },
-  "2.9-voucher-keys": (ctx) => {
-    const uuid = aBooking(ctx, "approved");
-    return shapeVerdict(
-      "vouchers",
-      uuid
-        ? { res: ctx.client.listVouchers(uuid), request: `/v2/bookings/${uuid}/vouchers` }
-        : { none: "the run's key has no approved booking whose vouchers could be listed" },
-    );
-  },
+  // The booking rules read a booking of the run's own, made for them and cancelled afterwards.
+  "2.7-booking-list-keys": (ctx) =>
+    withApprovedBooking(ctx, "a booking list", (uuid) => {
+      const reference = ctx.client.getBooking(uuid).data?.partner_reference;
+      const query = { per_page: 5, ...(typeof reference === "string" ? { partner_reference: reference } : {}) };
+      const request = `/v2/bookings?${Object.entries(query)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join("&")}`;
+      return shapeVerdict("bookings", { res: ctx.client.listBookings(query), request });
+    }),
+  "2.8-booking-detail-keys": (ctx) =>
+    withApprovedBooking(ctx, "a booking detail", (uuid) =>
+      shapeVerdict("booking", { res: ctx.client.getBooking(uuid), request: `/v2/bookings/${uuid}` }),
+    ),
+  "2.9-voucher-keys": (ctx) =>
+    withApprovedBooking(ctx, "a voucher list", (uuid) =>
+      shapeVerdict("vouchers", { res: ctx.client.listVouchers(uuid), request: `/v2/bookings/${uuid}/vouchers` }),
+    ),
 };
