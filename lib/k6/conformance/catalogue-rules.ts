@@ -1,7 +1,7 @@
 /**
  * The judges of the catalogue's rules (spec Parts 1, 2, 4.0 and 4.2; docs/contract-gaps.md, Links, Formats, OPTIONS):
  * links, OPTIONS, the product detail's keys, money and timestamps, the price calendar's entries, the single-date
- * result's caching, `fields` and `language`, and the calendar's range. Each sends one to four requests of its own.
+ * result's caching, `fields` and `language`, and the calendar's range. Each sends one to three requests of its own.
  * The checks of one answer that read only a header or its keys (linksProblem, weekdayProblem, moneyProblem,
  * timestampProblem, entryAvailabilityProblem) are exported, cheap enough for every answer under load; caching and
  * weekdays are judged by the very tests the shared checks apply under load (checks.ts).
