@@ -111,3 +111,39 @@ export const HEADER_VALUE_DEFECTS: [defect: string, check: string][] = [
  * reference service, in soak.matrix.test.ts.)
  */
 export const SOAK_SAMPLE_DEFECTS: [defect: string, check: string][] = [["soak-slowdown", SOAK_CHECKS.p95]];
+
+/**
+ * Contract conformance (the conformance scenario): each defect and the rules (by id) whose checks must fail. Every
+ * defect breaks its rule alone, except a 401 sent as plain text: it has no links and no timestamp either.
+ */
+export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
+  "conformance-links-no-self": { by: ["1-links-self"] },
+  "conformance-options-no-allow": { by: ["1-options"] },
+  "conformance-product-detail-has-url": { by: ["2.2-product-detail-keys"] },
+  "conformance-price-as-number": { by: ["gaps-formats-money"] },
+  "conformance-timestamp-offset": { by: ["gaps-formats-timestamps"] },
+  "conformance-weekday-mismatch": { by: ["2.5-weekday-matches-date"] },
+  "conformance-available-without-timeslots": { by: ["2.5-available-consistent"] },
+  "conformance-single-date-cacheable": { by: ["2.6-no-cache"] },
+  "conformance-fields-ignored": { by: ["4.0-fields-honoured"] },
+  "conformance-language-ignored": { by: ["4.0-language-honoured"] },
+  "conformance-unknown-language-accepted": { by: ["4.0-unknown-values-refused"] },
+  "conformance-price-list-range-optional": { by: ["4.2-date-range-required"] },
+  "conformance-price-list-beyond-six-months": { by: ["4.2-six-months"] },
+  "conformance-401-plain-text": {
+    by: ["5-auth-required"],
+    alsoAllowed: ["1-links-self", "gaps-formats-timestamps", "gaps-error-envelope"],
+  },
+  "conformance-401-wrong-code": { by: ["5-auth-required"] },
+  "conformance-options-without-key": { by: ["5-auth-required"] },
+  "conformance-voucher-download-without-key": { by: ["5-voucher-links-need-key"] },
+  "conformance-404-html": { by: ["gaps-error-envelope"], alsoAllowed: ["gaps-error-404", "1-links-self"] },
+  "conformance-404-without-timestamp": { by: ["gaps-error-envelope"] },
+  "conformance-405-as-404": { by: ["gaps-error-405"] },
+  "conformance-payload-too-large-500": { by: ["gaps-error-413"] },
+  "conformance-malformed-json-500": { by: ["gaps-error-400-malformed-json"] },
+  "conformance-validation-500": { by: ["gaps-error-400-validation"] },
+  "conformance-created-as-approved": { by: ["3-initial-reserved"] },
+  "conformance-bookings-status-filter-ignored": { by: ["4.3-bookings-filters"] },
+  "conformance-pagination-total-wrong": { by: ["4.3-pagination-consistent"] },
+};

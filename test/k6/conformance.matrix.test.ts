@@ -1,0 +1,45 @@
+/**
+ * Every conformance rule with a defect of its own fails on it by that rule's check (and no rule beyond those the
+ * catalogue allows), and the scenario passes against the reference service in required-hooks mode with renamed keys,
+ * a smaller catalogue and another seed, as a user's own service reached by URL.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFECTS } from "../../service/defects/index.ts";
+import { failedConformanceRules } from "./conformance-runs.ts";
+import { CONFORMANCE_DEFECTS } from "./defect-catalogue.ts";
+import { runHarnessProcess, runLimiter } from "./harness-process.ts";
+import { startRequiredHooksService } from "./required-hooks-service.ts";
+
+const limit = runLimiter(2);
+
+describe("conformance defects", { timeout: 600_000 }, () => {
+  it("should have a row for every conformance defect of the switchboard", () => {
+    const switchboard = DEFECTS.filter((d) => d.area === "conformance").map((d) => d.name);
+    expect(Object.keys(CONFORMANCE_DEFECTS).sort()).toEqual([...switchboard].sort());
+  });
+
+  it.concurrent.each(Object.entries(CONFORMANCE_DEFECTS))("should catch %s by its rule", async (defect, caught) => {
+    const result = await limit(() =>
+      runHarnessProcess(["run", "conformance", "--allow-skips", "--service-args", `--defects ${defect}`]),
+    );
+    expect(result.exitCode, result.output).toBe(1);
+    const failed = failedConformanceRules(result.summary);
+    for (const rule of caught.by) expect(failed, `${defect} must fail ${rule}`).toContain(rule);
+    const allowed = new Set([...caught.by, ...(caught.alsoAllowed ?? [])]);
+    const others = (result.summary?.scenarios[0]?.checks ?? []).filter(
+      (c) => c.verdict === "fail" && !allowed.has(c.name.split(":")[0] ?? ""),
+    );
+    expect(
+      others.map((c) => c.name.split(":")[0]),
+      `${defect} failed other rules: ${JSON.stringify(others.map((c) => c.problems))}`,
+    ).toEqual([]);
+  });
+
+  it("should pass against the required-hooks service with renamed keys", async () => {
+    await using service = await startRequiredHooksService();
+    const result = await runHarnessProcess(["run", "conformance", "--allow-skips", ...service.targetArgs]);
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.summary?.run.level).toBe("required-hooks");
+    expect(result.summary?.scenarios[0]?.checks.length).toBeGreaterThan(25);
+  });
+});
