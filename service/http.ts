@@ -84,7 +84,14 @@ export function send(res: ServerResponse, reply: Reply, extraHeaders?: Record<st
   res.end(payload);
 }
 
-/** Reads a request body up to `limit` bytes; over it: 413, and the rest is drained, not buffered. */
+/** How much of an oversized body is drained before the 413 is sent; a larger one is answered at once and cut off. */
+const MAX_DRAIN_BYTES = 1024 * 1024;
+
+/**
+ * Reads a request body up to `limit` bytes; over it: 413, and the rest is drained, not buffered. The 413 waits for the
+ * drain (up to MAX_DRAIN_BYTES): a client still sending its body when the connection closes can get a reset instead
+ * of the answer.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () =>
     new HttpError(413, "payload_too_large", `The request body is larger than ${limit} bytes.`, undefined, {
@@ -92,8 +99,17 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     });
   const declared = Number(req.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge());
+    return new Promise((_resolve, reject) => {
+      const refuse = () => {
+        reject(tooLarge());
+      };
+      if (declared > MAX_DRAIN_BYTES) refuse();
+      else {
+        req.once("end", refuse);
+        req.once("error", refuse);
+      }
+      req.resume();
+    });
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -371,7 +371,19 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     }
     // Errors of the handler and injected 500s too: the whole request on that route takes factor times as long.
     if (stretch > 0) await delay(stretch * (performance.now() - stretchFrom));
-    if (reply.status === 413) res.once("finish", () => req.destroy());
+    // An oversized body is drained, not read (readBody); a client still sending it gets a moment to finish and read
+    // the 413 (cutting it off at once can reset the connection before it reads the answer); one that keeps sending is
+    // cut off.
+    if (reply.status === 413) {
+      res.once("finish", () => {
+        if (req.complete) return;
+        const cutOff = setTimeout(() => req.destroy(), 2000);
+        cutOff.unref();
+        req.once("end", () => {
+          clearTimeout(cutOff);
+        });
+      });
+    }
     if (!res.headersSent && !res.writableEnded) {
       if (reply.status >= 400 && reply.body === undefined) reply.body = {};
       metrics.request(routeName, reply.status);
