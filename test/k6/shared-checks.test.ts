@@ -115,6 +115,10 @@ describe("shared checks in k6", () => {
       "booking: keys match the spec": "fail",
       "config: status 200": "pass",
       "config: detail envelope with links": "pass",
+      // The cheap conformance rules: the products stub's dates are "v", the 500 has no timestamp.
+      "1-links-self: top-level links are {rel, href, method}, self among them": "pass",
+      "gaps-formats-dates: dates are YYYY-MM-DD": "fail",
+      "gaps-error-envelope: a failure is {error: {code, message, http_code}, links, timestamp}": "fail",
       "header: read under Go's spelling": "pass",
       "itemAt: item by index modulo the length": "pass",
       "itemAt: nothing from a detail": "pass",
@@ -126,5 +130,7 @@ describe("shared checks in k6", () => {
     expect(text).toContain("body is not a detail envelope");
     expect(text).toContain("status 500 (GEN-INTERNAL: m), expected 200");
     expect(text).toContain("data: forbidden guests");
+    expect(text).toMatch(/products item 0\.validFrom is \W+v\W+ expected a YYYY-MM-DD date/);
+    expect(text).toContain("priceListDate 500: timestamp is not a string");
   });
 });

@@ -1,0 +1,279 @@
+/**
+ * The cheap conformance rules among the shared checks (CHEAP_RULES in lib/k6/checks.ts): each passes a correct
+ * answer and fails a broken one under its rule id, with its problem. Each test loads the checks afresh, so the shape
+ * and error samples and the once-per-problem log start over.
+ */
+import { beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import {
+  PRICE_LIST_ENTRY_KEYS,
+  PRODUCT_LIST_ITEM_KEYS,
+  SINGLE_DATE_PRICE_KEYS,
+  CHECK_FAILURE_MARKER,
+} from "../../lib/contract/index.ts";
+
+type Checks = typeof import("../../lib/k6/checks.ts");
+type Client = typeof import("../../lib/k6/client.ts");
+type State = typeof import("../shims/k6-state.ts");
+
+let checks: Checks;
+let client: InstanceType<Client["ApiClient"]>;
+let k6State: State["k6State"];
+let warn: MockInstance<typeof console.warn>;
+
+beforeEach(async () => {
+  vi.resetModules();
+  checks = await import("../../lib/k6/checks.ts");
+  const { ApiClient } = await import("../../lib/k6/client.ts");
+  ({ k6State } = await import("../shims/k6-state.ts"));
+  k6State.reset();
+  client = new ApiClient({
+    baseUrl: "http://127.0.0.1:9",
+    apiKey: "key-1",
+    timeout: "5s",
+    phase: "load",
+    onThrottle: "return",
+    maxThrottleWaitSeconds: 0,
+  });
+  warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  return () => {
+    warn.mockRestore();
+  };
+});
+
+const rateLimit = { "X-RateLimit-Limit": "400", "X-RateLimit-Remaining": "9" };
+const selfLinks = [{ rel: "self", href: "/x", method: "GET" }];
+const pagination = { total: 1, count: 1, per_page: 10, current_page: 1, total_pages: 1 };
+
+const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+  status,
+  headers: { "Content-Type": "application/json", ...rateLimit, ...headers },
+  body: JSON.stringify(body),
+});
+
+/** A record with exactly the keys, each a placeholder unless given. */
+const record = (keys: readonly string[], values: Record<string, unknown>) => ({
+  ...Object.fromEntries(keys.map((k) => [k, k === "links" ? selfLinks : "v"])),
+  ...values,
+});
+
+const day = (date: string, weekday: unknown) => record(PRICE_LIST_ENTRY_KEYS, { date, weekday });
+const single = (date: string, weekday: unknown) => record(SINGLE_DATE_PRICE_KEYS, { date, weekday });
+const product = (validFrom: unknown, validThrough: unknown) =>
+  record(PRODUCT_LIST_ITEM_KEYS, { validFrom, validThrough });
+
+function verdicts(): Record<string, boolean[]> {
+  const out: Record<string, boolean[]> = {};
+  for (const c of k6State.checks) (out[c.name] ??= []).push(c.ok);
+  return out;
+}
+
+/** The problems logged for a check, by its name. */
+function problems(name: string): string[] {
+  return warn.mock.calls
+    .map((c) => String(c[0]))
+    .filter((line) => line.startsWith(CHECK_FAILURE_MARKER))
+    .map((line) => JSON.parse(line.slice(CHECK_FAILURE_MARKER.length)) as { check: string; problem: string })
+    .filter((p) => p.check === name)
+    .map((p) => p.problem);
+}
+
+function priceForDate(body: unknown, headers: Record<string, string> = { "Cache-Control": "no-store" }) {
+  k6State.handler = () => answer(200, body, headers);
+  return checks.checkResponse(client.getPriceForDate("t1", "2030-01-02"));
+}
+
+describe("cheap conformance rules on a success", () => {
+  it("should pass the single-date answer of the reference: self link, date, weekday, no-store", () => {
+    expect(priceForDate({ data: single("2030-01-02", "Wednesday"), links: selfLinks })).toBe(true);
+    const { linksSelf, dates, weekday, noCache } = checks.CHEAP_RULES;
+    expect(verdicts()).toMatchObject({ [linksSelf]: [true], [dates]: [true], [weekday]: [true], [noCache]: [true] });
+  });
+
+  it("should name each rule by its id first", () => {
+    expect(Object.values(checks.CHEAP_RULES).map((name) => name.split(":")[0])).toEqual([
+      "1-links-self",
+      "2.6-no-cache",
+      "2.5-weekday-matches-date",
+      "gaps-formats-dates",
+      "gaps-error-envelope",
+    ]);
+  });
+
+  it("should fail top-level links without self, naming the rels, and keep the answer usable", () => {
+    const links = [{ rel: "canonical", href: "/x", method: "GET" }];
+    expect(priceForDate({ data: single("2030-01-02", "Wednesday"), links })).toBe(true);
+    expect(verdicts()[checks.CHEAP_RULES.linksSelf]).toEqual([false]);
+    expect(problems(checks.CHEAP_RULES.linksSelf)).toEqual([
+      "priceListDate 200: no self among the links' rels (canonical)",
+    ]);
+  });
+
+  it("should fail a link without a method", () => {
+    k6State.handler = () => answer(200, { data: { currency: "EUR" }, links: [{ rel: "self", href: "/v2/config" }] });
+    checks.checkResponse(client.getConfig());
+    expect(verdicts()[checks.CHEAP_RULES.linksSelf]).toEqual([false]);
+    expect(problems(checks.CHEAP_RULES.linksSelf)).toEqual([
+      "config 200: links[0] has rel, href, expected string rel, href and method",
+    ]);
+  });
+
+  it("should fail a calendar entry whose weekday is not its date's, naming the item", () => {
+    const body = {
+      data: [day("2030-01-01", "Tuesday"), day("2030-01-02", "Thursday")],
+      meta: { pagination },
+      links: selfLinks,
+    };
+    k6State.handler = () => answer(200, body);
+    expect(checks.checkResponse(client.getPriceList("t1", "2030-01-01", "2030-01-02"))).toBe(true);
+    expect(verdicts()[checks.CHEAP_RULES.weekday]).toEqual([false]);
+    expect(verdicts()[checks.CHEAP_RULES.dates]).toEqual([true]);
+    expect(problems(checks.CHEAP_RULES.weekday)).toEqual([
+      'priceList item 1.weekday is "Thursday" for date 2030-01-02, expected Wednesday',
+    ]);
+  });
+
+  it("should take the weekday in any case or as its three-letter abbreviation, and fail a number", () => {
+    for (const weekday of ["wednesday", "Wed", "WED", 3])
+      priceForDate({ data: single("2030-01-02", weekday), links: selfLinks });
+    expect(verdicts()[checks.CHEAP_RULES.weekday]).toEqual([true, true, true, false]);
+    expect(problems(checks.CHEAP_RULES.weekday)).toEqual([
+      "priceListDate data.weekday is 3 for date 2030-01-02, expected Wednesday",
+    ]);
+  });
+
+  it("should fail dates that are not YYYY-MM-DD calendar dates, and not judge the weekday of one", () => {
+    priceForDate({ data: single("02/01/2030", "Wednesday"), links: selfLinks });
+    k6State.handler = () =>
+      answer(200, {
+        data: [product("2030-01-01", "2030-12-31"), product("2030-01-01", "2030-02-30")],
+        meta: { pagination },
+        links: selfLinks,
+      });
+    checks.checkResponse(client.listProducts());
+    expect(verdicts()[checks.CHEAP_RULES.dates]).toEqual([false, false]);
+    expect(verdicts()[checks.CHEAP_RULES.weekday]).toEqual([true]);
+    expect(problems(checks.CHEAP_RULES.dates)).toEqual([
+      'priceListDate data.date is "02/01/2030", expected a YYYY-MM-DD date',
+      'products item 1.validThrough is "2030-02-30", expected a YYYY-MM-DD date',
+    ]);
+  });
+
+  it("should not ask dates or weekdays of endpoints whose answers hold none the contract fixes", () => {
+    k6State.handler = () => answer(200, { data: { currency: "EUR" }, links: selfLinks });
+    checks.checkResponse(client.getConfig());
+    const names = Object.keys(verdicts());
+    expect(names).toContain(checks.CHEAP_RULES.linksSelf);
+    expect(names).not.toContain(checks.CHEAP_RULES.dates);
+    expect(names).not.toContain(checks.CHEAP_RULES.weekday);
+    expect(names).not.toContain(checks.CHEAP_RULES.noCache);
+  });
+});
+
+describe("2.6-no-cache", () => {
+  const body = { data: single("2030-01-02", "Wednesday"), links: selfLinks };
+  const date = "Wed, 02 Jan 2030 10:00:00 GMT";
+
+  it("should pass no-store, no-cache or max-age=0, and an Expires not after the answer's Date", () => {
+    const passing: Record<string, string>[] = [
+      { "Cache-Control": "no-store" },
+      { "Cache-Control": "private, no-cache" },
+      { "Cache-Control": "max-age=0, must-revalidate", Expires: date, Date: date },
+      { "Cache-Control": "no-store", Expires: "0" },
+    ];
+    for (const headers of passing) priceForDate(body, headers);
+    expect(verdicts()[checks.CHEAP_RULES.noCache]).toEqual([true, true, true, true]);
+  });
+
+  it("should fail a missing Cache-Control, one that lets caches keep the answer, and an Expires in the future", () => {
+    const failing: Record<string, string>[] = [
+      {},
+      { "Cache-Control": "public, max-age=300" },
+      { "Cache-Control": 'no-cache="Set-Cookie"' },
+      { "Cache-Control": "no-store", Expires: "Wed, 02 Jan 2030 10:05:00 GMT", Date: date },
+    ];
+    for (const headers of failing) priceForDate(body, headers);
+    expect(verdicts()[checks.CHEAP_RULES.noCache]).toEqual([false, false, false, false]);
+    expect(problems(checks.CHEAP_RULES.noCache)).toEqual([
+      "priceListDate: no Cache-Control header, so HTTP caches may keep the answer (RFC 9111 4.2.2); expected no-store, no-cache or max-age=0",
+      'priceListDate: Cache-Control is "public, max-age=300", expected no-store, no-cache or max-age=0',
+      'priceListDate: Cache-Control is "no-cache="Set-Cookie"", expected no-store, no-cache or max-age=0',
+      "priceListDate: Expires is 300 s after the answer's Date, expected none in the future",
+    ]);
+  });
+});
+
+describe("gaps-error-envelope", () => {
+  const envelope = (status: number, code: string) => ({
+    error: { code, message: "m", http_code: status },
+    links: [{ rel: "self", href: "/v2/bookings/b1", method: "GET" }],
+    timestamp: "2030-01-02T10:00:00.000Z",
+  });
+
+  it("should pass a failure in the error envelope, expected or not", () => {
+    k6State.handler = () => answer(404, envelope(404, "not_found"));
+    expect(checks.checkResponse(client.getBooking("b1"))).toBe(false);
+    k6State.handler = () => answer(422, envelope(422, "prices_mismatch"));
+    expect(checks.checkResponse(client.confirmBooking("b1"), 422)).toBe(true);
+    const { errorEnvelope, linksSelf } = checks.CHEAP_RULES;
+    expect(verdicts()).toMatchObject({ [errorEnvelope]: [true, true], [linksSelf]: [true, true] });
+  });
+
+  it("should fail an envelope whose http_code is not the status, or without links and timestamp", () => {
+    k6State.handler = () =>
+      answer(409, { ...envelope(409, "invalid_action"), error: { code: "c", message: "m", http_code: 400 } });
+    checks.checkResponse(client.cancelBooking("b1"));
+    k6State.handler = () => answer(500, { error: { code: "internal_error", message: "m", http_code: 500 } });
+    checks.checkResponse(client.getBooking("b1"));
+    expect(verdicts()[checks.CHEAP_RULES.errorEnvelope]).toEqual([false, false]);
+    expect(problems(checks.CHEAP_RULES.errorEnvelope)).toEqual([
+      "bookingCancel 409: error.http_code is 400",
+      "booking 500: links is not an array; timestamp is not a string",
+    ]);
+    expect(problems(checks.CHEAP_RULES.linksSelf)).toEqual(["booking 500: links is missing"]);
+  });
+
+  it("should fail a failure that is not JSON, naming its content type", () => {
+    k6State.handler = () => ({
+      status: 502,
+      headers: { "Content-Type": "text/html" },
+      body: "<html>Bad Gateway</html>",
+    });
+    checks.checkResponse(client.getBooking("b1"));
+    expect(problems(checks.CHEAP_RULES.errorEnvelope)).toEqual([
+      'booking 502: body is not a JSON object (Content-Type "text/html")',
+    ]);
+  });
+
+  it("should leave 429s to the rate-limit scenario and a connection failure out", () => {
+    k6State.handler = () => answer(429, { error: { code: "GEN-TOO-MANY-REQUESTS" } }, { "Retry-After": "1" });
+    checks.checkResponse(client.listProducts());
+    k6State.handler = () => ({ status: 0, headers: {}, body: "" });
+    checks.checkResponse(client.listProducts());
+    expect(Object.keys(verdicts())).not.toContain(checks.CHEAP_RULES.errorEnvelope);
+  });
+});
+
+describe("sampling", () => {
+  it("should judge the rules on the first 20 answers of an endpoint in a VU, then one in ten, as the shapes", () => {
+    k6State.handler = () =>
+      answer(200, { data: single("2030-01-02", "Wednesday"), links: selfLinks }, { "Cache-Control": "no-store" });
+    for (let i = 0; i < 60; i++) checks.checkResponse(client.getPriceForDate("t1", "2030-01-02"));
+    const counts = Object.fromEntries(Object.entries(verdicts()).map(([name, oks]) => [name, oks.length]));
+    expect(counts).toMatchObject({
+      "priceListDate: status 200": 60,
+      "priceListDate: detail envelope with links": 24,
+      [checks.CHEAP_RULES.linksSelf]: 24,
+      [checks.CHEAP_RULES.noCache]: 24,
+      [checks.CHEAP_RULES.weekday]: 24,
+    });
+  });
+
+  it("should sample failures per endpoint apart from successes", () => {
+    k6State.handler = () => answer(404, { error: { code: "not_found" } });
+    for (let i = 0; i < 40; i++) checks.checkResponse(client.getBooking("b1"));
+    expect(verdicts()[checks.CHEAP_RULES.errorEnvelope]).toHaveLength(20 + 2);
+    expect(problems(checks.CHEAP_RULES.errorEnvelope)).toEqual([
+      "booking 404: error.message is not a string; error.http_code is null; links is not an array; timestamp is not a string",
+    ]);
+  });
+});
