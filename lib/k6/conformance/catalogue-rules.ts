@@ -22,8 +22,10 @@ import {
   answerEvidence,
   evidence,
   failed,
+  firstType,
   notJudged,
   passed,
+  unusable,
   type ConformanceContext,
   type FoundProductType,
   type Judge,
@@ -38,18 +40,6 @@ const CURRENCY = new RegExp(CURRENCY_PATTERN);
 /** A language no service supports (ISO 639-1 leaves "zz" unassigned) and a key no resource has. */
 const UNKNOWN_LANGUAGE = "zz";
 const UNKNOWN_FIELD = "atdNoSuchKey";
-
-/** A verdict when an answer the rule needs is not there: a 429 or another status means the rule was not judged. */
-function unusable(method: string, path: string, res: ApiResponse<unknown>): Verdict | undefined {
-  if (res.status === 200 && isRecord(res.body)) return undefined;
-  return notJudged(
-    `the answer the rule is judged on was not a 200 with a JSON body: ${answerEvidence(method, path, res)}`,
-  );
-}
-
-function firstType(ctx: ConformanceContext): FoundProductType | undefined {
-  return ctx.productTypes[0];
-}
 
 /** The type the availability rule has most to judge on: timeslotted with the most timeslots, else any. */
 function richestType(ctx: ConformanceContext): FoundProductType | undefined {

@@ -4,6 +4,7 @@
  * OPTIONS, no key, a bad key, a malformed body) and returns its verdict. A judge sends few requests, at the
  * scenario's low rate; it never decides a rule from another rule's answer.
  */
+import { isRecord } from "../../contract/index.ts";
 import type { ControlProductType } from "../../contract/hot-set.ts";
 import type { ApiClient, ApiResponse } from "../client.ts";
 import type { K6Config } from "../config.ts";
@@ -74,4 +75,17 @@ export function evidence(method: string, path: string, answer: { status: number;
 /** The evidence of a typed client's answer. */
 export function answerEvidence(method: string, path: string, res: ApiResponse<unknown>): string {
   return evidence(method, path, { status: res.status, text: JSON.stringify(res.body ?? null) });
+}
+
+/** A verdict when an answer the rule needs is not there: a 429 or another status means the rule was not judged. */
+export function unusable(method: string, path: string, res: ApiResponse<unknown>): Verdict | undefined {
+  if (res.status === 200 && isRecord(res.body)) return undefined;
+  return notJudged(
+    `the answer the rule is judged on was not a 200 with a JSON body: ${answerEvidence(method, path, res)}`,
+  );
+}
+
+/** The product type a rule asks about when any will do: the first setup found. */
+export function firstType(ctx: ConformanceContext): FoundProductType | undefined {
+  return ctx.productTypes[0];
 }

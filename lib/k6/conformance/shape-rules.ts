@@ -7,16 +7,7 @@ import { RESPONSE_SHAPES, type EndpointName } from "../../contract/index.ts";
 import type { ApiResponse } from "../client.ts";
 import { envelopeProblem, keysProblem } from "../checks.ts";
 import { withApprovedBooking } from "./booking-rules.ts";
-import {
-  answerEvidence,
-  failed,
-  notJudged,
-  passed,
-  type ConformanceContext,
-  type FoundProductType,
-  type Judge,
-  type Verdict,
-} from "./judge.ts";
+import { failed, firstType, notJudged, passed, unusable, type Judge, type Verdict } from "./judge.ts";
 
 /** An answer to judge, or why there is none to judge. */
 type Fetched = { res: ApiResponse<unknown>; request: string } | { none: string };
@@ -25,14 +16,11 @@ type Fetched = { res: ApiResponse<unknown>; request: string } | { none: string }
 function shapeVerdict(endpoint: EndpointName, fetched: Fetched): Verdict {
   if ("none" in fetched) return notJudged(fetched.none);
   const { res, request } = fetched;
-  if (res.status !== 200) return failed(`${answerEvidence("GET", request, res)}: not 200`);
+  const bad = unusable("GET", request, res);
+  if (bad) return bad;
   const shape = RESPONSE_SHAPES[endpoint];
   const problem = envelopeProblem(res, shape) ?? keysProblem(res, shape);
   return problem === undefined ? passed : failed(`GET ${request}: ${problem}`);
-}
-
-function firstType(ctx: ConformanceContext): FoundProductType | undefined {
-  return ctx.productTypes[0];
 }
 
 const NO_TYPE = "setup found no available product type through the public catalogue";
