@@ -59,6 +59,19 @@ function productData(ctx: ApiContext, p: Product, language: Language, fields: st
     // The same instant at Singapore's +08:00: a valid ISO 8601 time, but not in UTC.
     data.updatedAt = new Date(p.updatedAt + 8 * 3_600_000).toISOString().replace("Z", "+08:00");
   }
+  if (defects.on("conformance-type-uuid-not-uuid") && "typeUuid" in data) data.typeUuid = `kind-${p.kind}`;
+  if (defects.on("conformance-date-slashes")) {
+    // DD/MM/YYYY: the same days, not in the contract's YYYY-MM-DD.
+    for (const key of ["validFrom", "validThrough"] as const) {
+      const value = data[key];
+      if (typeof value === "string") data[key] = value.split("-").reverse().join("/");
+    }
+  }
+  if (defects.on("conformance-link-to-v1") && Array.isArray(data.links)) {
+    data.links = (data.links as Link[]).map((l) =>
+      l.rel === "restrictions" ? { ...l, href: l.href.replace(/^\/v2\//, "/v1/") } : l,
+    );
+  }
   return data;
 }
 
@@ -100,7 +113,7 @@ export function findProductType(state: ServiceState, uuid: string): ProductType 
 export function listProducts(ctx: ApiContext): Reply {
   const { state, query } = ctx;
   const language = parseLanguage(query);
-  const page = parsePage(query);
+  const page = parsePage(query, state.defects.on("conformance-page-zero-accepted"));
   const sort = query.get("sort") ?? "";
   if (sort !== "" && !(SORTS as readonly string[]).includes(sort)) {
     throw badRequest(`sort must be one of ${SORTS.join(", ")}, got "${sort}".`);
@@ -149,7 +162,12 @@ export function listProducts(ctx: ApiContext): Reply {
     }
     return out;
   });
-  const body = `{"data":[${data.join(",")}],"meta":${JSON.stringify(rest.meta)},"links":${JSON.stringify(rest.links)}}`;
+  const meta: Record<string, unknown> = { ...rest.meta };
+  if (state.defects.on("conformance-pagination-as-strings")) {
+    const { current_page: current, total_pages: pages } = rest.meta.pagination;
+    meta.pagination = { ...rest.meta.pagination, current_page: String(current), total_pages: String(pages) };
+  }
+  const body = `{"data":[${data.join(",")}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(rest.links)}}`;
   return { status: 200, body, contentType: "application/json" };
 }
 

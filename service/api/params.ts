@@ -41,9 +41,10 @@ export interface Page {
   perPage: number;
 }
 
-export function parsePage(query: URLSearchParams): Page {
+/** The page asked for; `zeroAsFirst` (conformance-page-zero-accepted) serves page=0 as page 1 instead of refusing it. */
+export function parsePage(query: URLSearchParams, zeroAsFirst = false): Page {
   return {
-    page: positiveInt(query, "page", 1, 1_000_000),
+    page: zeroAsFirst && query.get("page") === "0" ? 1 : positiveInt(query, "page", 1, 1_000_000),
     perPage: positiveInt(query, "per_page", PAGINATION.defaultPerPage, PAGINATION.maxPerPage),
   };
 }

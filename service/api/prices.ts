@@ -36,7 +36,10 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
     for (let i = 0; i < t.timeslots.length; i++) {
       const remaining = open ? state.inventory.remaining(t, day, i) : 0;
       if (remaining > 0) available = true;
-      timeslots.push({ timeslot: t.timeslots[i] ?? "", available: remaining > 0, remaining });
+      const timeslot = t.timeslots[i] ?? "";
+      // conformance-timeslot-seconds: the calendar's (withValidity false) timeslots as HH:MM:SS.
+      const written = !withValidity && state.defects.on("conformance-timeslot-seconds") ? `${timeslot}:00` : timeslot;
+      timeslots.push({ timeslot: written, available: remaining > 0, remaining });
     }
   } else {
     available = open && state.inventory.remaining(t, day, 0) > 0;

@@ -38,6 +38,13 @@ import conformanceLanguageIgnored from "./conformance-language-ignored.ts";
 import conformanceUnknownLanguageAccepted from "./conformance-unknown-language-accepted.ts";
 import conformancePriceListRangeOptional from "./conformance-price-list-range-optional.ts";
 import conformancePriceListBeyondSixMonths from "./conformance-price-list-beyond-six-months.ts";
+import conformanceTypeUuidNotUuid from "./conformance-type-uuid-not-uuid.ts";
+import conformanceDateSlashes from "./conformance-date-slashes.ts";
+import conformanceTimeslotSeconds from "./conformance-timeslot-seconds.ts";
+import conformanceUnknownBookingVouchersEmpty from "./conformance-unknown-booking-vouchers-empty.ts";
+import conformancePaginationAsStrings from "./conformance-pagination-as-strings.ts";
+import conformancePageZeroAccepted from "./conformance-page-zero-accepted.ts";
+import conformanceLinkToV1 from "./conformance-link-to-v1.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -106,6 +113,13 @@ export const DEFECTS = [
   conformanceUnknownLanguageAccepted,
   conformancePriceListRangeOptional,
   conformancePriceListBeyondSixMonths,
+  conformanceTypeUuidNotUuid,
+  conformanceDateSlashes,
+  conformanceTimeslotSeconds,
+  conformanceUnknownBookingVouchersEmpty,
+  conformancePaginationAsStrings,
+  conformancePageZeroAccepted,
+  conformanceLinkToV1,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,

@@ -130,6 +130,13 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-unknown-language-accepted": { by: ["4.0-unknown-values-refused"] },
   "conformance-price-list-range-optional": { by: ["4.2-date-range-required"] },
   "conformance-price-list-beyond-six-months": { by: ["4.2-six-months"] },
+  "conformance-type-uuid-not-uuid": { by: ["gaps-formats-uuids"] },
+  "conformance-date-slashes": { by: ["gaps-formats-dates"] },
+  "conformance-timeslot-seconds": { by: ["gaps-formats-timeslots"] },
+  "conformance-unknown-booking-vouchers-empty": { by: ["gaps-error-404"] },
+  "conformance-pagination-as-strings": { by: ["gaps-lists-envelope"] },
+  "conformance-page-zero-accepted": { by: ["gaps-pagination-params"] },
+  "conformance-link-to-v1": { by: ["9-version-prefix"] },
   "conformance-401-plain-text": {
     by: ["5-auth-required"],
     alsoAllowed: ["1-links-self", "gaps-formats-timestamps", "gaps-error-envelope"],

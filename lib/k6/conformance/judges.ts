@@ -1,7 +1,13 @@
 /** Every rule's judge, by rule id: one file per area of the contract, merged here for the scenario. */
 import { BOOKING_JUDGES } from "./booking-rules.ts";
+import { CATALOGUE_MORE_JUDGES } from "./catalogue-more-rules.ts";
 import { CATALOGUE_JUDGES } from "./catalogue-rules.ts";
 import type { Judge } from "./judge.ts";
 import { SHAPE_JUDGES } from "./shape-rules.ts";
 
-export const JUDGES: Readonly<Record<string, Judge>> = { ...SHAPE_JUDGES, ...CATALOGUE_JUDGES, ...BOOKING_JUDGES };
+export const JUDGES: Readonly<Record<string, Judge>> = {
+  ...SHAPE_JUDGES,
+  ...CATALOGUE_JUDGES,
+  ...CATALOGUE_MORE_JUDGES,
+  ...BOOKING_JUDGES,
+};
