@@ -132,18 +132,24 @@ function create(ctx: ApiContext): Reply {
   const day = parseDay(dateText);
   if (day === undefined) throw badRequest(`date must be a date in the format YYYY-MM-DD, got "${dateText}".`);
   const timeslot = str(body, "timeslot", false);
-  const adults = int(body, "adults", 1, true);
+  const paxAccepted = state.defects.on("conformance-pax-accepted") && body.adults === undefined;
+  const adults = int(body, paxAccepted ? "pax" : "adults", 1, true);
   const children = int(body, "children", 0, false);
   const seniors = int(body, "seniors", 0, false);
   const infants = int(body, "infants", 0, false);
   const customer = parseCustomer(body.customer);
   const options = parseOptions(body.options);
-  const partnerReference = str(body, "partnerReference", false, 100) ?? str(body, "partner_reference", false, 100);
+  const referenceMax = state.defects.on("conformance-partner-reference-unbounded") ? 1000 : 100;
+  const partnerReference =
+    str(body, "partnerReference", false, referenceMax) ?? str(body, "partner_reference", false, referenceMax);
   // 404/410/422: whether it can be booked.
   const pt = state.catalogue.productTypesByUuid.get(productTypeUuid);
   if (pt === undefined) throw invalidData(`productTypeUuid ${productTypeUuid} does not name a product type.`);
   findProductType(state, productTypeUuid);
   if (adults < pt.minPax || adults > pt.maxPax) {
+    if (adults > pt.maxPax && state.defects.on("conformance-over-max-pax-400")) {
+      throw badRequest(`adults must be at most ${pt.maxPax} for this product type.`);
+    }
     throw invalidData(`adults must be from ${pt.minPax} to ${pt.maxPax} for this product type.`);
   }
   if (children > 0 && !pt.allowChildren) throw invalidData("This product type does not sell children tickets.");
@@ -174,7 +180,8 @@ function create(ctx: ApiContext): Reply {
     }
   }
   const missing = pt.options.filter((d) => d.required && !options.some((o) => o.uuid === d.uuid));
-  if (missing.length > 0) throw invalidData(`Required options are missing: ${missing.map((m) => m.uuid).join(", ")}.`);
+  if (missing.length > 0 && !state.defects.on("conformance-required-options-ignored"))
+    throw invalidData(`Required options are missing: ${missing.map((m) => m.uuid).join(", ")}.`);
   if (!dayOpen(state, pt, day)) throw invalidData(`${dateText} is not bookable for this product type.`);
   const slot = state.inventory.peek(pt, day, ts);
   const counts = { adults, children, seniors };
@@ -208,13 +215,20 @@ function create(ctx: ApiContext): Reply {
 
 function own(ctx: ApiContext, uuid: string): Booking {
   const b = ctx.state.bookings.store.byUuid.get(uuid);
-  if (b === undefined || b.partner.apiKey !== ctx.partner.apiKey) throw notFound(`Booking ${uuid} was not found.`);
+  const shared = ctx.state.defects.on("conformance-bookings-shared-across-keys");
+  if (b === undefined || (b.partner.apiKey !== ctx.partner.apiKey && !shared))
+    throw notFound(`Booking ${uuid} was not found.`);
   return b;
 }
 
 export function getBooking(ctx: ApiContext): Reply {
   const b = own(ctx, param(ctx, "uuid"));
-  return { status: 200, body: { data: bookingDetail(b), links: bookingLinks(b) } };
+  const detail = bookingDetail(b);
+  if (ctx.state.defects.on("conformance-customer-salutation-dropped")) {
+    const { salutation: _dropped, ...customer } = b.customer;
+    detail.customer = customer;
+  }
+  return { status: 200, body: { data: detail, links: bookingLinks(b) } };
 }
 
 export function listBookings(ctx: ApiContext): Reply {
@@ -247,7 +261,13 @@ export function listBookings(ctx: ApiContext): Reply {
         ctx.state.defects.on("conformance-bookings-status-filter-ignored") ||
         b.status === (status as BookingStatus)),
   );
-  const body = listEnvelope(ctx.path, query, list.length, page, (s, e) => list.slice(s, e).map(listItem));
+  const body = listEnvelope(ctx.path, query, list.length, page, (s, e) =>
+    list.slice(s, e).map((b) => {
+      const item = listItem(b);
+      if (ctx.state.defects.on("conformance-list-status-upper-case")) item.status = b.status.toUpperCase();
+      return item;
+    }),
+  );
   if (ctx.state.defects.on("conformance-pagination-total-wrong")) {
     body.meta.pagination.total = body.data.length;
     body.meta.pagination.total_pages = 1;

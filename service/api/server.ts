@@ -303,7 +303,16 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
         send(res, partnerApiDocumentReply());
         return;
       }
-      const match = matchRoute(API_ROUTES, path);
+      if (state.defects.on("conformance-booking-check-kept") && method === "POST" && path === "/v2/bookings/check") {
+        metrics.request("bookings", 200);
+        send(res, {
+          status: 200,
+          body: { data: { available: true }, links: [{ rel: "self", href: path, method: "POST" }] },
+        });
+        return;
+      }
+      const approveAsConfirm = method === "PUT" && state.defects.on("conformance-approve-segment-confirms");
+      const match = matchRoute(API_ROUTES, approveAsConfirm ? path.replace(/\/approve$/, "/confirm") : path);
       if (match === undefined) throw new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);
       routeName = match.route.name;
       if (method === "OPTIONS") {

@@ -45,6 +45,17 @@ import conformanceUnknownBookingVouchersEmpty from "./conformance-unknown-bookin
 import conformancePaginationAsStrings from "./conformance-pagination-as-strings.ts";
 import conformancePageZeroAccepted from "./conformance-page-zero-accepted.ts";
 import conformanceLinkToV1 from "./conformance-link-to-v1.ts";
+import conformanceListStatusUpperCase from "./conformance-list-status-upper-case.ts";
+import conformanceConfirmWaitingAsApproved from "./conformance-confirm-waiting-as-approved.ts";
+import conformanceCancelAtOnce from "./conformance-cancel-at-once.ts";
+import conformanceApproveSegmentConfirms from "./conformance-approve-segment-confirms.ts";
+import conformancePartnerReferenceUnbounded from "./conformance-partner-reference-unbounded.ts";
+import conformanceCustomerSalutationDropped from "./conformance-customer-salutation-dropped.ts";
+import conformancePaxAccepted from "./conformance-pax-accepted.ts";
+import conformanceRequiredOptionsIgnored from "./conformance-required-options-ignored.ts";
+import conformanceBookingsSharedAcrossKeys from "./conformance-bookings-shared-across-keys.ts";
+import conformanceOverMaxPax400 from "./conformance-over-max-pax-400.ts";
+import conformanceBookingCheckKept from "./conformance-booking-check-kept.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -120,6 +131,17 @@ export const DEFECTS = [
   conformancePaginationAsStrings,
   conformancePageZeroAccepted,
   conformanceLinkToV1,
+  conformanceListStatusUpperCase,
+  conformanceConfirmWaitingAsApproved,
+  conformanceCancelAtOnce,
+  conformanceApproveSegmentConfirms,
+  conformancePartnerReferenceUnbounded,
+  conformanceCustomerSalutationDropped,
+  conformancePaxAccepted,
+  conformanceRequiredOptionsIgnored,
+  conformanceBookingsSharedAcrossKeys,
+  conformanceOverMaxPax400,
+  conformanceBookingCheckKept,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,

@@ -37,14 +37,20 @@ const OVERSIZED_BODY_BYTES = 70 * 1024;
 const MAX_TYPE_TRIES = 4;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-type Problem = string | undefined;
+export type Problem = string | undefined;
 
 function contentTypeOf(answer: RawAnswer): string {
   return answer.header("Content-Type") ?? "";
 }
 
 /** Whether a raw answer is `status` with `code` in the error envelope; the problem otherwise. */
-function errorAnswerProblem(method: string, path: string, answer: RawAnswer, status: number, code: string): Problem {
+export function errorAnswerProblem(
+  method: string,
+  path: string,
+  answer: RawAnswer,
+  status: number,
+  code: string,
+): Problem {
   const got = isErrorEnvelope(answer.json) ? answer.json.error : undefined;
   if (answer.status !== status || !contentTypeOf(answer).includes("json") || got?.code !== code) {
     return `expected ${String(status)} ${code} in the error envelope: ${evidence(method, path, answer)}`;
@@ -84,11 +90,11 @@ export function initialStatusProblem(created: ApiResponse<Json>): string | undef
 }
 
 /** A tag unique to this judge's call, for partner references and customer data nobody else uses. */
-function runTag(): string {
+export function runTag(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
-interface Slot {
+export interface Slot {
   type: FoundProductType;
   date: string;
   timeslot: string | undefined;
@@ -99,7 +105,7 @@ interface Slot {
  * asked before booking); `instant`: only instant-confirmation types, whose confirmed booking is approved at once and
  * so can be cancelled again (a `waiting` one cannot).
  */
-function bookableSlot(ctx: ConformanceContext, bookings: number, instant = false): Slot | undefined {
+export function bookableSlot(ctx: ConformanceContext, bookings: number, instant = false): Slot | undefined {
   const candidates = ctx.productTypes.filter((t) => t.available && (!instant || t.instantConfirmation));
   for (const type of candidates.slice(0, MAX_TYPE_TRIES)) {
     // The probe date, or the first one past the type's lead time when that is later.
@@ -116,7 +122,7 @@ function bookableSlot(ctx: ConformanceContext, bookings: number, instant = false
   return undefined;
 }
 
-function bookingRequest(slot: Slot, reference: string, customer: BookingRequest["customer"]): BookingRequest {
+export function bookingRequest(slot: Slot, reference: string, customer: BookingRequest["customer"]): BookingRequest {
   const { type } = slot;
   return {
     productTypeUuid: type.uuid,
@@ -132,7 +138,7 @@ function bookingRequest(slot: Slot, reference: string, customer: BookingRequest[
   };
 }
 
-function customerOf(tag: string, n: string): BookingRequest["customer"] {
+export function customerOf(tag: string, n: string): BookingRequest["customer"] {
   return {
     firstName: `Conf${tag}${n}`,
     lastName: `Judge${tag}${n}`,
@@ -143,7 +149,7 @@ function customerOf(tag: string, n: string): BookingRequest["customer"] {
 }
 
 /** Creates a booking; the uuid, or the problem that stopped it. */
-function create(
+export function create(
   ctx: ConformanceContext,
   request: BookingRequest,
 ): { uuid: string; res: ApiResponse<Json> } | { problem: string } {
@@ -158,7 +164,7 @@ function create(
 }
 
 /** Cancels what a judge booked, so the run holds no seat; a cancel that fails is logged, not the rule's verdict. */
-function cancelAll(ctx: ConformanceContext, uuids: readonly string[]): void {
+export function cancelAll(ctx: ConformanceContext, uuids: readonly string[]): void {
   for (const uuid of uuids) {
     const res = ctx.client.cancelBooking(uuid);
     if (res.status !== 200) {
@@ -170,18 +176,18 @@ function cancelAll(ctx: ConformanceContext, uuids: readonly string[]): void {
 }
 
 /** A booking request the service might take by mistake (a 2xx): cancelled at once, so even a failed rule books nothing. */
-function cancelIfBooked(ctx: ConformanceContext, answer: RawAnswer): void {
+export function cancelIfBooked(ctx: ConformanceContext, answer: RawAnswer): void {
   if (answer.status < 200 || answer.status > 299 || !isRecord(answer.json) || !isRecord(answer.json.data)) return;
   const uuid = answer.json.data.uuid;
   if (typeof uuid === "string") cancelAll(ctx, [uuid]);
 }
 
-function first(problems: readonly Problem[]): Verdict {
+export function first(problems: readonly Problem[]): Verdict {
   const problem = problems.find((p) => p !== undefined);
   return problem === undefined ? passed : failed(problem);
 }
 
-function uuidsOf(res: ApiResponse<Json[]>): string[] {
+export function uuidsOf(res: ApiResponse<Json[]>): string[] {
   return (res.data ?? []).map((item) => String(item.uuid));
 }
 

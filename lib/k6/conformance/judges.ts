@@ -4,10 +4,12 @@ import { CATALOGUE_MORE_JUDGES } from "./catalogue-more-rules.ts";
 import { CATALOGUE_JUDGES } from "./catalogue-rules.ts";
 import type { Judge } from "./judge.ts";
 import { SHAPE_JUDGES } from "./shape-rules.ts";
+import { STATE_JUDGES } from "./state-rules.ts";
 
 export const JUDGES: Readonly<Record<string, Judge>> = {
   ...SHAPE_JUDGES,
   ...CATALOGUE_JUDGES,
   ...CATALOGUE_MORE_JUDGES,
   ...BOOKING_JUDGES,
+  ...STATE_JUDGES,
 };
