@@ -183,7 +183,12 @@ export class BookingService {
     if (state.defects.on("booking-double-confirm")) await new Promise((resolve) => setTimeout(resolve, 20));
     // The read-modify-write spans a slow store write, wide enough for a concurrent cancel to land in it.
     if (lostUpdate) await new Promise((resolve) => setTimeout(resolve, 20));
-    if (!this.confirmable(b)) throw this.#confirmFailure(b);
+    if (!this.confirmable(b)) {
+      if (state.defects.on("conformance-confirm-failure-as-409")) {
+        throw new HttpError(409, ERROR_CODES.invalidAction, "The booking cannot be confirmed.");
+      }
+      throw this.#confirmFailure(b);
+    }
     if (state.defects.on("booking-oversell-race")) await new Promise((resolve) => setTimeout(resolve, 20));
     const slot = this.slotOf(b);
     const q = quantity(b);
@@ -207,6 +212,10 @@ export class BookingService {
   /** The supplier approves or rejects a waiting booking (also reachable through the control API). */
   supplierDecision(b: Booking, approve: boolean): void {
     if (b.status !== "waiting") return;
+    if (approve && this.#state.defects.on("conformance-waiting-decided-back-to-reserved")) {
+      this.#setStatus(b, "reserved");
+      return;
+    }
     if (approve) {
       this.#setStatus(b, "approved");
       this.#issueVouchers(b);
@@ -238,7 +247,7 @@ export class BookingService {
     if (b.cancellationRequestStatus !== "pending") return;
     if (b.status !== "reserved" && b.status !== "approved") return;
     b.cancellationRequestStatus = "approved";
-    this.#release(b);
+    if (!this.#state.defects.on("conformance-cancel-keeps-seats")) this.#release(b);
     this.#setStatus(b, "cancelled");
   }
 

@@ -56,6 +56,9 @@ import conformanceRequiredOptionsIgnored from "./conformance-required-options-ig
 import conformanceBookingsSharedAcrossKeys from "./conformance-bookings-shared-across-keys.ts";
 import conformanceOverMaxPax400 from "./conformance-over-max-pax-400.ts";
 import conformanceBookingCheckKept from "./conformance-booking-check-kept.ts";
+import conformanceConfirmFailureAs409 from "./conformance-confirm-failure-as-409.ts";
+import conformanceWaitingDecidedBackToReserved from "./conformance-waiting-decided-back-to-reserved.ts";
+import conformanceCancelKeepsSeats from "./conformance-cancel-keeps-seats.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -142,6 +145,9 @@ export const DEFECTS = [
   conformanceBookingsSharedAcrossKeys,
   conformanceOverMaxPax400,
   conformanceBookingCheckKept,
+  conformanceConfirmFailureAs409,
+  conformanceWaitingDecidedBackToReserved,
+  conformanceCancelKeepsSeats,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,

@@ -164,4 +164,7 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-bookings-shared-across-keys": { by: ["5-key-identifies-partner"] },
   "conformance-over-max-pax-400": { by: ["gaps-error-422-invalid-data"] },
   "conformance-booking-check-kept": { by: ["9-booking-check-removed"] },
+  "conformance-confirm-failure-as-409": { by: ["gaps-error-422-prices-mismatch"] },
+  "conformance-waiting-decided-back-to-reserved": { by: ["gaps-states-waiting-decided"] },
+  "conformance-cancel-keeps-seats": { by: ["gaps-states-cancelled"] },
 };

@@ -7,7 +7,19 @@
 import { describe, expect, it } from "vitest";
 import type { StartedService } from "../../service/app.ts";
 import type { DefectName } from "../../service/defects/index.ts";
-import { ALT_KEY, api, book, bookingBody, control, pickType, start, withSeats, type Res } from "./helpers.ts";
+import {
+  ALT_KEY,
+  api,
+  book,
+  bookingBody,
+  control,
+  dateFromToday,
+  pickType,
+  setInventory,
+  start,
+  withSeats,
+  type Res,
+} from "./helpers.ts";
 
 async function setDefect(svc: StartedService, name: DefectName, on: boolean): Promise<void> {
   const res = await control(svc, "/__control/defects", { method: "PUT", body: { [name]: on } });
@@ -167,5 +179,67 @@ describe("conformance defects: keys and removed operations (spec 5, spec 9)", ()
     expect(res.body.data).toEqual({ available: true });
     // GET of the same path is still the booking route's 404.
     expectError(await api(svc, "/v2/bookings/check"), 404, "not_found");
+  });
+});
+
+describe("conformance defects: what the hooks show (failed confirm, supplier decision, cancellation approval)", () => {
+  const advance = (svc: StartedService, seconds: number) =>
+    control(svc, "/__control/clock", { method: "POST", body: { advanceSeconds: seconds } });
+
+  it("should answer a confirm of a sold-out slot with 422 prices_mismatch, and 409 under conformance-confirm-failure-as-409", async () => {
+    await using svc = await start();
+    const t = await withSeats(svc, pickType(svc, { instant: true, timeslotted: false }));
+    const date = dateFromToday(svc.state, 10);
+    const soldOut = async () => {
+      const uuid = await book(svc, t);
+      await setInventory(svc, t.uuid, date, { remaining: 0 });
+      return uuid;
+    };
+    expectError(await put(svc, `/v2/bookings/${await soldOut()}/confirm`), 422, "prices_mismatch");
+    await setDefect(svc, "conformance-confirm-failure-as-409", true);
+    await setInventory(svc, t.uuid, date, { remaining: 50 });
+    expectError(await put(svc, `/v2/bookings/${await soldOut()}/confirm`), 409, "invalid_action");
+    // A confirm that can be fulfilled still approves.
+    await setInventory(svc, t.uuid, date, { remaining: 50 });
+    expect((await put(svc, `/v2/bookings/${await book(svc, t)}/confirm`)).body.data.status).toBe("approved");
+  });
+
+  it("should have the supplier approve a waiting booking, and put it back to reserved under conformance-waiting-decided-back-to-reserved", async () => {
+    await using svc = await start();
+    const t = await withSeats(svc, pickType(svc, { instant: false }));
+    const decided = async () => {
+      const uuid = await book(svc, t);
+      expect((await put(svc, `/v2/bookings/${uuid}/confirm`)).body.data.status).toBe("waiting");
+      expect((await advance(svc, 120)).status).toBe(200);
+      return (await api(svc, `/v2/bookings/${uuid}`)).body.data.status as string;
+    };
+    expect(await decided()).toBe("approved");
+    await setDefect(svc, "conformance-waiting-decided-back-to-reserved", true);
+    expect(await decided()).toBe("reserved");
+    // A rejection is still a rejection.
+    const rejected = await book(svc, t, 10, { partnerReference: "reject-me" });
+    await put(svc, `/v2/bookings/${rejected}/confirm`);
+    await advance(svc, 120);
+    expect((await api(svc, `/v2/bookings/${rejected}`)).body.data.status).toBe("rejected");
+  });
+
+  it("should give a cancelled booking's seats back, and keep them under conformance-cancel-keeps-seats", async () => {
+    await using svc = await start();
+    const t = await withSeats(svc, pickType(svc, { instant: true, timeslotted: false }));
+    const date = dateFromToday(svc.state, 10);
+    const remaining = async () =>
+      (await control(svc, `/__control/inventory/${t.uuid}?date_start=${date}&date_end=${date}`)).body.data.days[0]
+        .remaining as number;
+    const cancelled = async () => {
+      const uuid = await book(svc, t);
+      expect((await put(svc, `/v2/bookings/${uuid}/cancel`)).body.data.cancellationRequestStatus).toBe("pending");
+      await advance(svc, 120);
+      expect((await api(svc, `/v2/bookings/${uuid}`)).body.data.status).toBe("cancelled");
+    };
+    await cancelled();
+    expect(await remaining()).toBe(50);
+    await setDefect(svc, "conformance-cancel-keeps-seats", true);
+    await cancelled();
+    expect(await remaining()).toBe(49);
   });
 });

@@ -13,11 +13,14 @@ import { STATE_JUDGES } from "../../lib/k6/conformance/state-rules.ts";
 import { k6State, type ShimResponse } from "../shims/k6-state.ts";
 
 const BASE = "http://127.0.0.1:9";
+const CONTROL = "http://127.0.0.1:8";
+/** Free seats of every slot the fake has not been told otherwise of. */
+const SEEDED_SEATS = 9;
 const KEY = "key-1";
 const OTHER_KEY = "key-2";
 const PROBE_DATE = "2030-03-01";
 /** The one date of the fake calendar that is not bookable. */
-const CLOSED_DATE = "2030-03-04";
+const CLOSED_DATE = "2030-03-10";
 
 type Breakage =
   | "list-status-upper-case"
@@ -30,7 +33,10 @@ type Breakage =
   | "required-options-ignored"
   | "bookings-shared-across-keys"
   | "over-max-pax-400"
-  | "booking-check-kept";
+  | "booking-check-kept"
+  | "confirm-failure-as-409"
+  | "waiting-decided-back-to-reserved"
+  | "cancel-keeps-seats";
 
 interface Booking {
   uuid: string;
@@ -42,6 +48,10 @@ interface Booking {
   customer: Record<string, string>;
   reference: string;
   vouchers: string[];
+  date: string;
+  timeslot: string | undefined;
+  /** Whether its seats went back to the slot. */
+  released: boolean;
 }
 
 const INSTANT: FoundProductType = {
@@ -79,6 +89,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 class FakeApi {
   readonly bookings: Booking[] = [];
   readonly broken: Set<Breakage>;
+  /** The supplier's free seats by slot (type|date|timeslot) that PUT /__control/inventory set. */
+  readonly supply = new Map<string, number>();
+  clockAdvanced = 0;
 
   constructor(broken: Breakage[] = []) {
     this.broken = new Set(broken);
@@ -107,8 +120,62 @@ class FakeApi {
     };
   }
 
+  remaining(type: string, date: string, timeslot: string | undefined): number {
+    const slot = `${type}|${date}|${timeslot ?? ""}`;
+    const held = this.bookings.filter(
+      (b) => !b.released && `${b.type.uuid}|${b.date}|${b.timeslot ?? ""}` === slot,
+    ).length;
+    return (this.supply.get(slot) ?? SEEDED_SEATS) - held;
+  }
+
+  /** The control API's inventory and clock (required hooks), as a required-hooks service answers them. */
+  control(method: string, url: URL, body: string | null): ShimResponse {
+    const parts = url.pathname.split("/").slice(1);
+    const type = TYPES.find((t) => t.uuid === parts[2]);
+    if (type === undefined) return this.error(404, "not_found", url.pathname);
+    const timeslots = type.timeslotted ? type.timeslots : [undefined];
+    if (method === "GET" && parts[1] === "inventory") {
+      const date = url.searchParams.get("date_start") ?? "";
+      const slots = timeslots.map((t) => ({ timeslot: t, remaining: this.remaining(type.uuid, date, t) }));
+      const day = type.timeslotted
+        ? { date, remaining: slots.reduce((n, x) => n + x.remaining, 0), timeslots: slots }
+        : { date, remaining: slots[0]?.remaining };
+      return json(200, { data: { timeslotted: type.timeslotted, days: [day] } });
+    }
+    if (method === "PUT" && parts[1] === "inventory") {
+      const change = JSON.parse(body ?? "{}") as { remaining: number; timeslot?: string };
+      for (const t of change.timeslot === undefined ? timeslots : [change.timeslot]) {
+        this.supply.set(`${type.uuid}|${String(parts[3])}|${t ?? ""}`, change.remaining);
+      }
+      return json(200, { data: {} });
+    }
+    return this.error(404, "not_found", url.pathname);
+  }
+
+  /** POST /__control/clock: the supplier decides waiting bookings and approves pending cancellations. */
+  advance(seconds: number): ShimResponse {
+    this.clockAdvanced += seconds;
+    for (const b of this.bookings) {
+      if (b.status === "waiting")
+        b.status = this.broken.has("waiting-decided-back-to-reserved") ? "reserved" : "approved";
+      if (b.cancellation === "pending") {
+        b.cancellation = "approved";
+        b.status = "cancelled";
+        b.released = !this.broken.has("cancel-keeps-seats");
+      }
+    }
+    return json(200, { data: { now: "2030-01-01T00:00:00Z", nowMs: 0, timeScale: 1 } });
+  }
+
   handle(method: string, url: string, body: string | null, headers: Record<string, string>): ShimResponse {
     const { pathname: path, searchParams: query } = new URL(url);
+    if (url.startsWith(CONTROL)) {
+      if (headers["X-Control-Token"] !== "control-token") return this.error(401, "unauthorized", path);
+      if (path === "/__control/clock" && method === "POST") {
+        return this.advance((JSON.parse(body ?? "{}") as { advanceSeconds: number }).advanceSeconds);
+      }
+      return this.control(method, new URL(url), body);
+    }
     const key = headers["X-Authorization"] ?? "";
     if (key !== KEY && key !== OTHER_KEY) return this.error(401, "GEN-UNAUTHORIZED", path);
     const parts = path.split("/").slice(1);
@@ -180,6 +247,9 @@ class FakeApi {
       customer,
       reference: String(reference),
       vouchers: [],
+      date: request.date,
+      timeslot: typeof request.timeslot === "string" ? request.timeslot : undefined,
+      released: false,
     };
     this.bookings.push(b);
     return json(201, this.detail(b));
@@ -213,6 +283,12 @@ class FakeApi {
     const confirm = segment === "confirm" || (segment === "approve" && this.broken.has("approve-segment-confirms"));
     if (method === "PUT" && confirm) {
       if (b.status !== "reserved" || b.cancellation !== null) return this.error(409, "invalid_action", path);
+      // The booking's own seat is held, so the slot is sold out when the supplier has fewer seats than are held.
+      if (this.remaining(b.type.uuid, b.date, b.timeslot) < 0) {
+        return this.broken.has("confirm-failure-as-409")
+          ? this.error(409, "invalid_action", path)
+          : this.error(422, "prices_mismatch", path);
+      }
       if (b.type.instantConfirmation || this.broken.has("confirm-waiting-as-approved")) {
         b.status = "approved";
         b.vouchers.push(`v-${b.uuid}`);
@@ -224,7 +300,10 @@ class FakeApi {
         return this.error(409, "invalid_action", path);
       }
       b.cancellation = this.broken.has("cancel-at-once") ? "approved" : "pending";
-      if (this.broken.has("cancel-at-once")) b.status = "cancelled";
+      if (this.broken.has("cancel-at-once")) {
+        b.status = "cancelled";
+        b.released = true;
+      }
     } else if (segment !== undefined || method !== "GET") {
       return this.error(404, "not_found", path);
     }
@@ -251,6 +330,7 @@ function contextOn(
   api: FakeApi,
   productTypes: FoundProductType[] = TYPES,
   keys = [KEY, OTHER_KEY],
+  hooks = true,
 ): ConformanceContext {
   k6State.handler = (method, url, body, params) => api.handle(method, url, body, params.headers ?? {});
   const client = new ApiClient({
@@ -261,14 +341,15 @@ function contextOn(
     onThrottle: "return",
     maxThrottleWaitSeconds: 1,
   });
-  const config = { apiKeys: keys } as K6Config;
-  return { config, client, raw, productTypes, probeDate: PROBE_DATE, hooks: false };
+  const control = hooks ? { url: CONTROL, token: "control-token" } : undefined;
+  const config = { apiKeys: keys, control } as K6Config;
+  return { config, client, raw, productTypes, probeDate: PROBE_DATE, hooks };
 }
 
-function judge(rule: string, api: FakeApi, productTypes?: FoundProductType[], keys?: string[]): Verdict {
+function judge(rule: string, api: FakeApi, productTypes?: FoundProductType[], keys?: string[], hooks = true): Verdict {
   const run = STATE_JUDGES[rule];
   if (run === undefined) throw new Error(`no judge for ${rule}`);
-  return run(contextOn(api, productTypes, keys));
+  return run(contextOn(api, productTypes, keys, hooks));
 }
 
 function problemOf(verdict: Verdict): string | undefined {
@@ -344,6 +425,21 @@ const CASES: [rule: string, broken: Breakage, evidence: RegExp][] = [
     "booking-check-kept",
     /^expected 404 not_found or 405 method_not_allowed in the error envelope: POST \/v2\/bookings\/check -> 200/,
   ],
+  [
+    "gaps-error-422-prices-mismatch",
+    "confirm-failure-as-409",
+    /^a confirm of a sold-out slot: expected 422 prices_mismatch in the error envelope: PUT \/v2\/bookings\/b-1\/confirm -> 409/,
+  ],
+  [
+    "gaps-states-waiting-decided",
+    "waiting-decided-back-to-reserved",
+    /^the waiting booking became "reserved", not approved or rejected: GET \/v2\/bookings\/b-1 -> 200/,
+  ],
+  [
+    "gaps-states-cancelled",
+    "cancel-keeps-seats",
+    /^the cancelled booking's seats were not given back: remaining 9 before it was booked, 8 after it was cancelled \(GET \/__control\/inventory\/pt-instant on 2030-03-05 10:00\)/,
+  ],
 ];
 
 describe("state-rules judges: each rule on the correct API and on the API that breaks it", () => {
@@ -362,7 +458,9 @@ describe("state-rules judges: each rule on the correct API and on the API that b
     for (const [, broken] of CASES) {
       const failing = judged.filter((rule) => {
         k6State.reset();
-        return problemOf(judge(rule, new FakeApi([broken]))) !== undefined;
+        // A rule the breakage leaves not judged (waiting-decided without a waiting booking) has not failed.
+        const verdict = judge(rule, new FakeApi([broken]));
+        return "problem" in verdict && verdict.problem !== undefined;
       });
       expect(failing, broken).toEqual(CASES.filter(([, b]) => b === broken).map(([rule]) => rule));
     }
@@ -400,5 +498,37 @@ describe("state-rules judges: each rule on the correct API and on the API that b
     const verdict = judge("gaps-error-500", new FakeApi());
     expect(verdict).toEqual({ notJudged: expect.stringMatching(/reference-only hook/) as unknown });
     expect(k6State.requests).toEqual([]);
+  });
+
+  it("should sell the slot out for the failed confirm and put its seats back, and not judge it without the hooks", () => {
+    const api = new FakeApi();
+    expect(problemOf(judge("gaps-error-422-prices-mismatch", api))).toBeUndefined();
+    expect([...api.supply.entries()]).toEqual([["pt-instant|2030-03-04|10:00", SEEDED_SEATS]]);
+    expect(api.bookings.map((b) => [b.date, b.status, b.cancellation])).toEqual([
+      ["2030-03-04", "reserved", "pending"],
+    ]);
+    k6State.reset();
+    const none = new FakeApi();
+    expect(judge("gaps-error-422-prices-mismatch", none, TYPES, [KEY], false)).toEqual({
+      notJudged: expect.stringMatching(/needs the test hooks.*selling its slot out/) as unknown,
+    });
+    expect(none.bookings).toEqual([]);
+  });
+
+  it("should move the clock on only as far as the decision needs, and cancel the approved booking again", () => {
+    const api = new FakeApi();
+    expect(problemOf(judge("gaps-states-waiting-decided", api))).toBeUndefined();
+    expect(api.clockAdvanced).toBe(120);
+    expect(api.bookings.map((b) => [b.status, b.cancellation])).toEqual([["approved", "pending"]]);
+  });
+
+  it("should call a booking still waiting after a day of service time a finding, not a failure", () => {
+    const api = new FakeApi();
+    api.advance = () => json(200, { data: { now: "2030-01-01T00:00:00Z", nowMs: 0, timeScale: 1 } });
+    expect(judge("gaps-states-waiting-decided", api)).toEqual({
+      notJudged: expect.stringMatching(
+        /^a finding, not a failure: still waiting after a day of service time/,
+      ) as unknown,
+    });
   });
 });

@@ -8,6 +8,7 @@
  */
 import { BOOKING_STATUSES, CUSTOMER_KEYS, ERROR_CODES, addDays, isRecord } from "../../contract/index.ts";
 import type { ApiResponse, Json } from "../client.ts";
+import { HooksClient } from "../hooks-client.ts";
 import {
   bookableSlot,
   bookingRequest,
@@ -516,6 +517,195 @@ const error500: Judge = () =>
     "no request of the public API nor any required hook makes a correct service fail (fault injection, PUT /__control/faults, is a reference-only hook); the shared checks hold a 500 the load scenarios meet to the error envelope (gaps-error-envelope), not to its code",
   );
 
+/** Days past the probe date the hook judges book on: slots no other judge of the run touches, so seats add up. */
+const HOOK_SLOT_DAYS = { pricesMismatch: 3, cancelled: 4 } as const;
+/** Service time the clock judges move on, step by step, until the booking is decided: a day in all. */
+const CLOCK_STEPS_SECONDS = [120, 3_480, 82_800] as const;
+
+/** The context's control API, or why a judge cannot use it. */
+function hooksOf(ctx: ConformanceContext): HooksClient | string {
+  if (!ctx.hooks || ctx.config.control === undefined)
+    return "needs the test hooks, and this run has none (public API only)";
+  return new HooksClient(ctx.config.control);
+}
+
+/** The free seats of a slot by GET /__control/inventory: remaining, and the supplier's own figure when it shows it. */
+function slotSeats(hooks: HooksClient, slot: Slot): { remaining: number; supply: number | undefined } | undefined {
+  const answer = hooks.exchange("inventory", {
+    params: { productTypeUuid: slot.type.uuid },
+    query: { date_start: slot.date, date_end: slot.date },
+  });
+  const day = isRecord(answer.data) && Array.isArray(answer.data.days) ? answer.data.days.find(isRecord) : undefined;
+  if (answer.status !== 200 || day === undefined) return undefined;
+  const at =
+    slot.timeslot === undefined
+      ? day
+      : (Array.isArray(day.timeslots) ? day.timeslots.filter(isRecord) : []).find((t) => t.timeslot === slot.timeslot);
+  if (at === undefined || typeof at.remaining !== "number") return undefined;
+  return { remaining: at.remaining, supply: typeof at.supply === "number" ? at.supply : undefined };
+}
+
+function setSeats(hooks: HooksClient, slot: Slot, remaining: number): number {
+  const body = { remaining, ...(slot.timeslot === undefined ? {} : { timeslot: slot.timeslot }) };
+  return hooks.exchange("inventorySet", { params: { productTypeUuid: slot.type.uuid, date: slot.date }, body }).status;
+}
+
+/** A bookable slot `days` past the probe date. */
+function slotAhead(ctx: ConformanceContext, days: number, instant = false): Slot | undefined {
+  return bookableSlot({ ...ctx, probeDate: addDays(ctx.probeDate, days) }, 1, instant);
+}
+
+/**
+ * Moves the service clock on (POST /__control/clock) step by step, a day of service time in all, until `settled` says
+ * the booking read after a step is settled; the last read either way. The clock cannot be put back.
+ */
+function advanceUntil(
+  ctx: ConformanceContext,
+  hooks: HooksClient,
+  uuid: string,
+  settled: (read: ApiResponse<Json>) => boolean,
+): ApiResponse<Json> {
+  let read = ctx.client.getBooking(uuid);
+  for (const seconds of CLOCK_STEPS_SECONDS) {
+    if (settled(read)) break;
+    hooks.call("clockChange", { body: { advanceSeconds: seconds } });
+    read = ctx.client.getBooking(uuid);
+  }
+  return read;
+}
+
+/**
+ * spec 7.2, docs/contract-gaps.md errors: a confirmation that fails answers 422 prices_mismatch in the envelope. With
+ * the hooks, the slot of a fresh reservation is sold out (PUT /__control/inventory), the confirm made to fail, and the
+ * seats put back (the supplier's figure when the inventory answer shows it, else the remaining read before booking, on
+ * a date no other judge books); without them nothing here makes a confirm fail.
+ */
+const error422PricesMismatch: Judge = (ctx) => {
+  const hooks = hooksOf(ctx);
+  if (typeof hooks === "string") return notJudged(`${hooks}: a confirm is made to fail by selling its slot out`);
+  const slot = slotAhead(ctx, HOOK_SLOT_DAYS.pricesMismatch);
+  if (slot === undefined)
+    return notJudged(
+      `no product type found is bookable ${String(HOOK_SLOT_DAYS.pricesMismatch)} days after ${ctx.probeDate}`,
+    );
+  const before = slotSeats(hooks, slot);
+  if (before === undefined)
+    return notJudged(`GET /__control/inventory shows no remaining for ${slot.type.uuid} on ${slot.date}`);
+  return withBooking(ctx, slot, "prices-mismatch", (uuid) => {
+    const soldOut = setSeats(hooks, slot, 0);
+    try {
+      if (soldOut !== 200) return { verdict: notJudged(`PUT /__control/inventory answered ${String(soldOut)}`) };
+      const path = `/v2/bookings/${uuid}/confirm`;
+      const answer = ctx.raw({ method: "PUT", path });
+      const problem = errorAnswerProblem("PUT", path, answer, 422, ERROR_CODES.pricesMismatch);
+      if (problem !== undefined) return { verdict: failed(`a confirm of a sold-out slot: ${problem}`) };
+      const message = isRecord(answer.json) && isRecord(answer.json.error) ? answer.json.error.message : undefined;
+      if (typeof message !== "string" || message === "") {
+        return { verdict: failed(`the 422 has no error.message: ${evidence("PUT", path, answer)}`) };
+      }
+      return { verdict: passed };
+    } finally {
+      setSeats(hooks, slot, before.supply ?? before.remaining);
+    }
+  });
+};
+
+/**
+ * docs/contract-gaps.md Booking states: a `waiting` booking is approved or rejected by the supplier after a delay. A
+ * booking of a type without instant confirmation, confirmed, read after the clock moves on (up to a day of service
+ * time: still waiting then is a finding, logged, not a failure); an approved one is cancelled again.
+ */
+const waitingDecided: Judge = (ctx) => {
+  const hooks = hooksOf(ctx);
+  if (typeof hooks === "string") return notJudged(hooks);
+  const slot = bookableSlot(
+    onlyTypes(ctx, (t) => !t.instantConfirmation),
+    1,
+  );
+  if (slot === undefined) return notJudged(`no type without instant confirmation is bookable on ${ctx.probeDate}`);
+  return withBooking(ctx, slot, "waiting-decided", (uuid) => {
+    const path = `/v2/bookings/${uuid}`;
+    const confirmed = ctx.client.confirmBooking(uuid);
+    if (confirmed.status !== 200 || confirmed.data?.status !== "waiting") {
+      const cancelled = confirmed.data?.status === "rejected";
+      const why = `the confirm did not give a waiting booking (gaps-states-confirm's rule): ${answerEvidence("PUT", `${path}/confirm`, confirmed)}`;
+      return { verdict: notJudged(why), cancelled };
+    }
+    const read = advanceUntil(ctx, hooks, uuid, (r) => r.data?.status !== "waiting");
+    const status = read.data?.status;
+    if (status === "waiting") {
+      const finding = `still waiting after a day of service time: ${answerEvidence("GET", path, read)}`;
+      console.warn(`conformance: gaps-states-waiting-decided: ${finding}`);
+      return { verdict: notJudged(`a finding, not a failure: ${finding}`), cancelled: true };
+    }
+    if (status !== "approved" && status !== "rejected") {
+      return {
+        verdict: failed(
+          `the waiting booking became ${JSON.stringify(status)}, not approved or rejected: ${answerEvidence("GET", path, read)}`,
+        ),
+        cancelled: status !== "reserved" && status !== "approved",
+      };
+    }
+    return { verdict: passed, cancelled: status === "rejected" };
+  });
+};
+
+/**
+ * docs/contract-gaps.md Booking states: an approved cancellation request ends in `cancelled` and gives the seats back.
+ * A fresh booking on a slot no other judge books, cancelled, read after the clock moves on (up to a day of service
+ * time: still pending then is a finding), and the slot's remaining (GET /__control/inventory) back where it was.
+ */
+const cancelledReleases: Judge = (ctx) => {
+  const hooks = hooksOf(ctx);
+  if (typeof hooks === "string") return notJudged(hooks);
+  const slot = slotAhead(ctx, HOOK_SLOT_DAYS.cancelled);
+  if (slot === undefined)
+    return notJudged(
+      `no product type found is bookable ${String(HOOK_SLOT_DAYS.cancelled)} days after ${ctx.probeDate}`,
+    );
+  const before = slotSeats(hooks, slot);
+  if (before === undefined)
+    return notJudged(`GET /__control/inventory shows no remaining for ${slot.type.uuid} on ${slot.date}`);
+  return withBooking(ctx, slot, "cancelled", (uuid) => {
+    const path = `/v2/bookings/${uuid}`;
+    const cancel = ctx.client.cancelBooking(uuid);
+    if (cancel.status !== 200) {
+      return {
+        verdict: notJudged(
+          `the cancel was refused (gaps-states-cancel-pending's rule): ${answerEvidence("PUT", `${path}/cancel`, cancel)}`,
+        ),
+      };
+    }
+    const read = advanceUntil(
+      ctx,
+      hooks,
+      uuid,
+      (r) => r.data?.status === "cancelled" || r.data?.cancellationRequestStatus !== "pending",
+    );
+    if (read.data?.status !== "cancelled") {
+      if (read.data?.cancellationRequestStatus === "pending") {
+        const finding = `the cancellation request is still pending after a day of service time: ${answerEvidence("GET", path, read)}`;
+        console.warn(`conformance: gaps-states-cancelled: ${finding}`);
+        return { verdict: notJudged(`a finding, not a failure: ${finding}`), cancelled: true };
+      }
+      return {
+        verdict: failed(`the approved cancellation did not end in cancelled: ${answerEvidence("GET", path, read)}`),
+        cancelled: true,
+      };
+    }
+    const after = slotSeats(hooks, slot);
+    if (after === undefined || after.remaining < before.remaining) {
+      return {
+        verdict: failed(
+          `the cancelled booking's seats were not given back: remaining ${String(before.remaining)} before it was booked, ${String(after?.remaining)} after it was cancelled (GET /__control/inventory/${slot.type.uuid} on ${slot.date}${slot.timeslot === undefined ? "" : ` ${slot.timeslot}`})`,
+        ),
+        cancelled: true,
+      };
+    }
+    return { verdict: passed, cancelled: true };
+  });
+};
+
 export const STATE_JUDGES: Record<string, Judge> = {
   "gaps-states-status-values": statusValues,
   "gaps-states-confirm": confirmTransitions,
@@ -529,4 +719,7 @@ export const STATE_JUDGES: Record<string, Judge> = {
   "gaps-error-422-invalid-data": error422InvalidData,
   "9-booking-check-removed": bookingCheckRemoved,
   "gaps-error-500": error500,
+  "gaps-error-422-prices-mismatch": error422PricesMismatch,
+  "gaps-states-waiting-decided": waitingDecided,
+  "gaps-states-cancelled": cancelledReleases,
 };
