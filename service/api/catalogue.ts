@@ -112,7 +112,8 @@ export function findProductType(state: ServiceState, uuid: string): ProductType 
 
 export function listProducts(ctx: ApiContext): Reply {
   const { state, query } = ctx;
-  const language = parseLanguage(query);
+  const asked = parseLanguage(query);
+  const language = state.defects.on("conformance-products-language-ignored") ? "en" : asked;
   const page = parsePage(query, state.defects.on("conformance-page-zero-accepted"));
   const sort = query.get("sort") ?? "";
   if (sort !== "" && !(SORTS as readonly string[]).includes(sort)) {
@@ -195,6 +196,7 @@ export function listProductTypes(ctx: ApiContext): Reply {
   const body = listEnvelope(ctx.path, ctx.query, types.length, page, (s, e) =>
     types.slice(s, e).map(productTypeSummary),
   );
+  if (ctx.state.defects.on("conformance-product-types-total-zero")) body.meta.pagination.total = 0;
   return { status: 200, body };
 }
 
@@ -202,7 +204,10 @@ export function getProductType(ctx: ApiContext): Reply {
   const language = languageOf(ctx);
   const fields = fieldsOf(ctx, PRODUCT_TYPE_DETAIL_KEYS);
   const t = findProductType(ctx.state, param(ctx, "uuid"));
-  return { status: 200, body: { data: pickFields(productTypeDetail(t, language), fields), links: self(ctx) } };
+  const data = pickFields(productTypeDetail(t, language), fields);
+  if (ctx.state.defects.on("conformance-type-title-differs") && "title" in data)
+    data.title = `${t.product.title}: ${t.title}`;
+  return { status: 200, body: { data, links: self(ctx) } };
 }
 
 const COUNTRIES = [...new Set(CITIES.map((c) => c.country))];
@@ -226,16 +231,25 @@ export function restrictionsFor(
 }
 
 export function getRestrictions(ctx: ApiContext): Reply {
-  const p = findProduct(ctx.state, param(ctx, "uuid"));
+  const uuid = param(ctx, "uuid");
+  if (
+    ctx.state.defects.on("conformance-restrictions-unknown-product-empty") &&
+    !ctx.state.catalogue.productsByUuid.has(uuid)
+  )
+    return {
+      status: 200,
+      body: {
+        data: { productUuid: uuid, mode: "none", allowedCountries: [], excludedCountries: [] },
+        links: self(ctx),
+      },
+    };
+  const p = findProduct(ctx.state, uuid);
   const r = restrictionsFor(ctx.state, ctx.partner.index, ctx.partner.restrictions, p);
   const mode = r.allowedCountries.length > 0 ? "allow" : r.excludedCountries.length > 0 ? "exclude" : "none";
-  return {
-    status: 200,
-    body: {
-      data: { productUuid: p.uuid, mode, allowedCountries: r.allowedCountries, excludedCountries: r.excludedCountries },
-      links: self(ctx),
-    },
-  };
+  const data = ctx.state.defects.on("conformance-restrictions-snake-case")
+    ? { product_uuid: p.uuid, mode, allowed_countries: r.allowedCountries, excluded_countries: r.excludedCountries }
+    : { productUuid: p.uuid, mode, allowedCountries: r.allowedCountries, excludedCountries: r.excludedCountries };
+  return { status: 200, body: { data, links: self(ctx) } };
 }
 
 export function getConfig(ctx: ApiContext): Reply {
@@ -255,7 +269,7 @@ export function getConfig(ctx: ApiContext): Reply {
         version: "2.1",
         languages: [...LANGUAGES],
         currencies: [...CURRENCIES],
-        locations: [...countries.values()],
+        ...(ctx.state.defects.on("conformance-config-without-locations") ? {} : { locations: [...countries.values()] }),
         categories: CATEGORIES.map((c, i) => ({ uuid: ctx.state.catalogue.categoryUuids[i] ?? "", ...c })),
         imageBaseUrl: IMAGE_BASE_URL,
         rateLimit: {

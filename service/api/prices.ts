@@ -27,6 +27,16 @@ export function dayOpen(state: ServiceState, t: ProductType, day: number): boole
   );
 }
 
+/**
+ * A slot's seats; under conformance-single-date-ignores-supplier the single-date result (`single`) counts the
+ * seeded seats of a slot no booking holds, whatever the supplier set since.
+ */
+function remainingOf(state: ServiceState, t: ProductType, day: number, ts: number, single: boolean): number {
+  if (single && state.defects.on("conformance-single-date-ignores-supplier") && !state.inventory.peek(t, day, ts)?.held)
+    return state.inventory.seededSupply(t, day, ts);
+  return state.inventory.remaining(t, day, ts);
+}
+
 function entry(state: ServiceState, t: ProductType, day: number, withValidity: boolean): Record<string, unknown> {
   const open = dayOpen(state, t, day);
   const date = formatDay(day);
@@ -34,7 +44,7 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
   const timeslots: { timeslot: string; available: boolean; remaining: number }[] = [];
   if (t.timeslots.length > 0) {
     for (let i = 0; i < t.timeslots.length; i++) {
-      const remaining = open ? state.inventory.remaining(t, day, i) : 0;
+      const remaining = open ? remainingOf(state, t, day, i, withValidity) : 0;
       if (remaining > 0) available = true;
       const timeslot = t.timeslots[i] ?? "";
       // conformance-timeslot-seconds: the calendar's (withValidity false) timeslots as HH:MM:SS.
@@ -42,7 +52,7 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
       timeslots.push({ timeslot: written, available: remaining > 0, remaining });
     }
   } else {
-    available = open && state.inventory.remaining(t, day, 0) > 0;
+    available = open && remainingOf(state, t, day, 0, withValidity) > 0;
   }
   const defects = state.defects;
   // The calendar's defects (withValidity false): the single-date result stays right.
@@ -64,7 +74,7 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
     const voucherValidity: Record<string, unknown> = { adults: validity };
     if (t.allowChildren) voucherValidity.children = validity;
     if (t.allowSeniors) voucherValidity.seniors = validity;
-    result.voucherValidity = voucherValidity;
+    result.voucherValidity = defects.on("conformance-voucher-validity-flat") ? validity : voucherValidity;
   }
   result.links = [
     link("self", `/v2/product-types/${t.uuid}/price-lists/${date}`),
@@ -85,7 +95,20 @@ function numericPrices(t: ProductType): Record<string, number> {
 function rangeDay(ctx: ApiContext, name: "date_start" | "date_end", fallback: () => number): number {
   const raw = ctx.query.get(name);
   if ((raw === null || raw === "") && ctx.state.defects.on("conformance-price-list-range-optional")) return fallback();
+  // conformance-date-day-first-accepted: DD-MM-YYYY read as the day it names.
+  const dayFirst = raw === null ? null : /^(\d{2})-(\d{2})-(\d{4})$/.exec(raw);
+  if (dayFirst && ctx.state.defects.on("conformance-date-day-first-accepted")) {
+    const day = parseDay(`${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}`);
+    if (day !== undefined) return day;
+  }
   return requiredDay(ctx.query, name);
+}
+
+/** The calendar's product type; under conformance-withdrawn-type-calendar-served a withdrawn one too (no 410). */
+function calendarType(ctx: ApiContext): ProductType {
+  const t = ctx.state.catalogue.productTypesByUuid.get(param(ctx, "uuid"));
+  if (t !== undefined && ctx.state.defects.on("conformance-withdrawn-type-calendar-served")) return t;
+  return findProductType(ctx.state, param(ctx, "uuid"));
 }
 
 export function priceList(ctx: ApiContext): Reply {
@@ -96,8 +119,9 @@ export function priceList(ctx: ApiContext): Reply {
   if (end > addMonths(start, months)) {
     throw badRequest(`date_start and date_end must be at most ${PRICE_CALENDAR_MAX_MONTHS} months apart.`);
   }
-  const t = findProductType(ctx.state, param(ctx, "uuid"));
-  const total = end - start + 1;
+  const t = calendarType(ctx);
+  // conformance-calendar-drops-last-day: date_end taken as exclusive when the range is longer than a day.
+  const total = end - start + (end > start && ctx.state.defects.on("conformance-calendar-drops-last-day") ? 0 : 1);
   const page = ctx.query.has("page") || ctx.query.has("per_page") ? parsePage(ctx.query) : { page: 1, perPage: total };
   const body = listEnvelope(ctx.path, ctx.query, total, page, (s, e) => {
     const out: Record<string, unknown>[] = [];

@@ -24,6 +24,7 @@ import { partnerApiDocumentReply } from "../openapi.ts";
 import type { Metrics } from "../metrics.ts";
 import { leakPerRequest } from "../defects/soak-memory-leak.ts";
 import { slowdownMs } from "../defects/soak-slowdown.ts";
+import { camelCaseParameters } from "../defects/conformance-query-camel-case.ts";
 import type { Partner } from "../partners.ts";
 import type { RateDecision } from "../ratelimit.ts";
 import type { ServiceState } from "../state.ts";
@@ -317,6 +318,7 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       routeName = match.route.name;
       if (method === "OPTIONS") {
         reply = describe(match.route, path);
+        if (state.defects.on("conformance-query-camel-case")) camelCaseParameters(reply.body);
         if (state.defects.on("conformance-options-no-allow")) delete reply.headers;
       } else {
         const described = match.route.handlers[method];
@@ -371,6 +373,12 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       } else if (reply.status === 401 && state.defects.on("conformance-401-wrong-code")) {
         const body = reply.body as { error: { code: string } };
         body.error.code = "unauthorized";
+      } else if (reply.status === 500 && state.defects.on("conformance-500-html")) {
+        reply = {
+          status: 500,
+          body: "<html><body><h1>Internal Server Error</h1></body></html>",
+          contentType: "text/html",
+        };
       } else if (reply.status === 404 && state.defects.on("conformance-404-html")) {
         reply = { status: 404, body: "<html><body><h1>404 Not Found</h1></body></html>", contentType: "text/html" };
       } else if (reply.status === 404 && state.defects.on("conformance-404-without-timestamp")) {

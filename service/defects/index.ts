@@ -15,6 +15,7 @@ import bookingOversellRace from "./booking-oversell-race.ts";
 import conformance401PlainText from "./conformance-401-plain-text.ts";
 import conformance401WrongCode from "./conformance-401-wrong-code.ts";
 import conformance404Html from "./conformance-404-html.ts";
+import conformance500Html from "./conformance-500-html.ts";
 import conformance404WithoutTimestamp from "./conformance-404-without-timestamp.ts";
 import conformance405As404 from "./conformance-405-as-404.ts";
 import conformanceBookingsStatusFilterIgnored from "./conformance-bookings-status-filter-ignored.ts";
@@ -45,6 +46,18 @@ import conformanceUnknownBookingVouchersEmpty from "./conformance-unknown-bookin
 import conformancePaginationAsStrings from "./conformance-pagination-as-strings.ts";
 import conformancePageZeroAccepted from "./conformance-page-zero-accepted.ts";
 import conformanceLinkToV1 from "./conformance-link-to-v1.ts";
+import conformanceDateDayFirstAccepted from "./conformance-date-day-first-accepted.ts";
+import conformanceCalendarDropsLastDay from "./conformance-calendar-drops-last-day.ts";
+import conformanceVoucherValidityFlat from "./conformance-voucher-validity-flat.ts";
+import conformanceProductTypesTotalZero from "./conformance-product-types-total-zero.ts";
+import conformanceTypeTitleDiffers from "./conformance-type-title-differs.ts";
+import conformanceRestrictionsUnknownProductEmpty from "./conformance-restrictions-unknown-product-empty.ts";
+import conformanceConfigWithoutLocations from "./conformance-config-without-locations.ts";
+import conformanceRestrictionsSnakeCase from "./conformance-restrictions-snake-case.ts";
+import conformanceQueryCamelCase from "./conformance-query-camel-case.ts";
+import conformanceProductsLanguageIgnored from "./conformance-products-language-ignored.ts";
+import conformanceSingleDateIgnoresSupplier from "./conformance-single-date-ignores-supplier.ts";
+import conformanceWithdrawnTypeCalendarServed from "./conformance-withdrawn-type-calendar-served.ts";
 import conformanceListStatusUpperCase from "./conformance-list-status-upper-case.ts";
 import conformanceConfirmWaitingAsApproved from "./conformance-confirm-waiting-as-approved.ts";
 import conformanceCancelAtOnce from "./conformance-cancel-at-once.ts";
@@ -104,6 +117,7 @@ export const DEFECTS = [
   conformance401PlainText,
   conformance401WrongCode,
   conformance404Html,
+  conformance500Html,
   conformance404WithoutTimestamp,
   conformance405As404,
   conformanceBookingsStatusFilterIgnored,
@@ -134,6 +148,18 @@ export const DEFECTS = [
   conformancePaginationAsStrings,
   conformancePageZeroAccepted,
   conformanceLinkToV1,
+  conformanceDateDayFirstAccepted,
+  conformanceCalendarDropsLastDay,
+  conformanceVoucherValidityFlat,
+  conformanceProductTypesTotalZero,
+  conformanceTypeTitleDiffers,
+  conformanceRestrictionsUnknownProductEmpty,
+  conformanceConfigWithoutLocations,
+  conformanceRestrictionsSnakeCase,
+  conformanceQueryCamelCase,
+  conformanceProductsLanguageIgnored,
+  conformanceSingleDateIgnoresSupplier,
+  conformanceWithdrawnTypeCalendarServed,
   conformanceListStatusUpperCase,
   conformanceConfirmWaitingAsApproved,
   conformanceCancelAtOnce,

@@ -9,10 +9,13 @@ import { ApiClient } from "../../lib/k6/client.ts";
 import { loadConfig } from "../../lib/k6/config.ts";
 import {
   CATALOGUE_MORE_JUDGES,
+  camelCaseProblem,
+  configItemsProblem,
   datesProblem,
   timeslotsProblem,
   uuidsProblem,
   versionPrefixProblem,
+  voucherValidityProblem,
 } from "../../lib/k6/conformance/catalogue-more-rules.ts";
 import type {
   ConformanceContext,
@@ -39,9 +42,26 @@ type Break =
   | "gaps-error-404"
   | "gaps-lists-envelope"
   | "gaps-pagination-params"
-  | "9-version-prefix";
+  | "9-version-prefix"
+  | "4.2-date-format"
+  | "2.5-one-entry-per-date"
+  | "2.6-voucher-validity-by-age"
+  | "1-product-has-types"
+  | "4.1-product-types-of-product"
+  | "4.1-restrictions-answer"
+  | "4.4-config-items"
+  | "2-keys-camel-case"
+  | "2-query-snake-case"
+  | "4.1-products-language"
+  | "2.6-real-time"
+  | "gaps-error-410-gone";
 
 let broken: Break | undefined;
+
+const CONTROL = "http://control.test";
+const TOKEN = "control-token";
+/** The control API's state: seats set per date (the seeded 5 per timeslot otherwise) and the type's availability. */
+const hookState = { seats: new Map<string, number>(), withdrawn: false };
 
 function json(status: number, body: unknown): ShimResponse {
   return { status, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -67,12 +87,13 @@ function productLinks(uuid: string) {
   ];
 }
 
-function product(uuid: string, detail: boolean): Record<string, unknown> {
+function product(uuid: string, detail: boolean, language = "en"): Record<string, unknown> {
   const slashes = detail && broken === "gaps-formats-dates";
   return {
     uuid,
     updatedAt: "2030-01-01T00:00:00.000Z",
     title: "A product",
+    titleTranslated: { [language]: `${language} text` },
     validFrom: slashes ? "01/01/2030" : "2030-01-01",
     validThrough: "2031-01-01",
     typeUuid: detail && broken === "gaps-formats-uuids" ? "kind-2" : KIND,
@@ -103,20 +124,49 @@ function list(path: string, query: URLSearchParams, items: Record<string, unknow
 
 function entry(date: string, calendar: boolean): Record<string, unknown> {
   const slot = (t: string) => (calendar && broken === "gaps-formats-timeslots" ? `${t}:00` : t);
+  const set = calendar || broken === "2.6-real-time" ? undefined : hookState.seats.get(date);
+  const seats = set ?? 5;
   return {
     date,
     weekday: "Monday",
-    available: true,
+    available: seats > 0,
     currency: "THB",
     prices: { adults: "25.00" },
     timeslots: [
-      { timeslot: slot("10:00"), available: true, remaining: 5 },
+      { timeslot: slot("10:00"), available: seats > 0, remaining: seats },
       { timeslot: slot("14:00"), available: false, remaining: 0 },
     ],
     options: [],
-    ...(calendar ? {} : { voucherValidity: { adults: { validFrom: date, validUntil: "2030-02-06" } } }),
+    ...(calendar ? {} : { voucherValidity: voucherValidity(date) }),
     links: self(`/v2/product-types/${TYPE}/price-lists/${date}`),
   };
+}
+
+function voucherValidity(date: string): Record<string, unknown> {
+  const validity = { validFrom: date, validUntil: "2030-02-06" };
+  return broken === "2.6-voucher-validity-by-age" ? validity : { adults: validity, children: validity };
+}
+
+/** A YYYY-MM-DD calendar date, or undefined (DD-MM-YYYY read as its day only when 4.2-date-format is broken). */
+function day(raw: string | null): string | undefined {
+  const dayFirst = /^(\d{2})-(\d{2})-(\d{4})$/.exec(raw ?? "");
+  const value = dayFirst && broken === "4.2-date-format" ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : raw;
+  if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(value) ? value : undefined;
+}
+
+function calendarOf(path: string, query: URLSearchParams): ShimResponse {
+  const start = day(query.get("date_start"));
+  const end = day(query.get("date_end"));
+  if (start === undefined || end === undefined || end < start) return error(400, "invalid_params", path);
+  const dates: string[] = [];
+  for (let d = Date.parse(`${start}T00:00:00Z`); d <= Date.parse(`${end}T00:00:00Z`); d += 86_400_000)
+    dates.push(new Date(d).toISOString().slice(0, 10));
+  if (broken === "2.5-one-entry-per-date" && dates.length > 1) dates.pop();
+  const data = dates.map((d) => entry(d, true));
+  const pagination = { total: data.length, count: data.length, per_page: data.length, current_page: 1, total_pages: 1 };
+  return json(200, { data, meta: { pagination }, links: self(path) });
 }
 
 const PRODUCTS = Array.from({ length: 25 }, (_, i) =>
@@ -124,27 +174,103 @@ const PRODUCTS = Array.from({ length: 25 }, (_, i) =>
 );
 
 /** The small service: the paths the judges ask about, answered as the contract says unless `broken` names a rule. */
-function service(method: string, url: string, _body: string | null, params: { headers?: Record<string, string> }) {
+/** The control API's required hooks the judges use: inventory read and write, product-type change. */
+function controlApi(method: string, path: string, query: URLSearchParams, body: string | null): ShimResponse {
+  const sent = (body === null ? {} : JSON.parse(body)) as Record<string, unknown>;
+  const inventory = /^\/__control\/inventory\/[^/]+(?:\/([^/]+))?$/.exec(path);
+  if (inventory && method === "GET") {
+    const date = query.get("date_start") ?? PROBE;
+    const seats = hookState.seats.get(date) ?? 5;
+    const timeslots = [
+      { timeslot: "10:00", remaining: seats },
+      { timeslot: "14:00", remaining: 0 },
+    ];
+    return json(200, { data: { timeslotted: true, days: [{ date, remaining: seats, timeslots }] } });
+  }
+  if (inventory?.[1] !== undefined && method === "PUT") {
+    if (sent.timeslot !== "14:00") hookState.seats.set(inventory[1], Number(sent.remaining));
+    return json(200, { data: { date: inventory[1], remaining: Number(sent.remaining) } });
+  }
+  if (path === `/__control/product-types/${TYPE}` && method === "PUT") {
+    hookState.withdrawn = sent.available === false;
+    return json(200, { data: { uuid: TYPE, available: !hookState.withdrawn } });
+  }
+  return error(404, "not_found", path);
+}
+
+const OPTIONS_PARAMETERS: Record<string, string[]> = {
+  "/v2/products": ["page", "per_page", "language"],
+  "/v2/bookings": ["page", "per_page", "first_name", "last_name", "partner_reference", "date_start", "date_end"],
+};
+
+function service(method: string, url: string, body: string | null, params: { headers?: Record<string, string> }) {
   const { pathname: path, searchParams: query } = new URL(url);
+  if (url.startsWith(CONTROL))
+    return params.headers?.["X-Control-Token"] === TOKEN
+      ? controlApi(method, path, query, body)
+      : error(401, "unauthorized", path);
   if (params.headers?.["X-Authorization"] !== KEY) return error(401, "GEN-UNAUTHORIZED", path);
-  if (path === "/v2/products")
+  if (method === "OPTIONS" && OPTIONS_PARAMETERS[path] !== undefined) {
+    const names = OPTIONS_PARAMETERS[path].map((n) =>
+      broken === "2-query-snake-case" ? n.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : n,
+    );
+    return json(200, { data: { methods: [{ method: "GET", parameters: names, keys: [] }] }, links: self(path) });
+  }
+  if (path === "/v2/bookings") return list(path, query, []);
+  if (path.startsWith(`/v2/product-types/${TYPE}`) && hookState.withdrawn) {
+    const served = broken === "gaps-error-410-gone" && path.endsWith("/price-lists");
+    if (!served) return error(410, "gone", path);
+  }
+  if (path === "/v2/products") {
+    const language = query.get("language") ?? "en";
+    if (!["en", "de"].includes(language)) return error(400, "invalid_params", path);
+    const shown = broken === "4.1-products-language" ? "en" : language;
     return list(
       path,
       query,
-      PRODUCTS.map((uuid) => product(uuid, false)),
+      PRODUCTS.map((uuid) => product(uuid, false, shown)),
     );
-  if (path === `/v2/products/${PRODUCT}`) return json(200, { data: product(PRODUCT, true), links: self(path) });
-  if (path === `/v2/products/${PRODUCT}/product-types`)
-    return list(path, query, [{ uuid: TYPE, title: "A type", links: self(`/v2/product-types/${TYPE}`) }]);
-  if (path === `/v2/product-types/${TYPE}`)
-    return json(200, { data: { uuid: TYPE, title: "A type", links: self(path) }, links: self(path) });
-  if (path === `/v2/product-types/${TYPE}/price-lists`) {
-    const data = [entry(query.get("date_start") ?? PROBE, true)];
-    const pagination = { total: 1, count: 1, per_page: 1, current_page: 1, total_pages: 1 };
-    return json(200, { data, meta: { pagination }, links: self(path) });
   }
-  if (path === `/v2/product-types/${TYPE}/price-lists/${PROBE}`)
-    return json(200, { data: entry(PROBE, false), links: self(path) });
+  if (path === `/v2/products/${PRODUCT}`) return json(200, { data: product(PRODUCT, true), links: self(path) });
+  if (path === `/v2/products/${PRODUCT}/product-types`) {
+    const res = list(path, query, [{ uuid: TYPE, title: "A type", links: self(`/v2/product-types/${TYPE}`) }]);
+    if (broken !== "1-product-has-types") return res;
+    const body = JSON.parse(res.body) as { meta: { pagination: { total: number } } };
+    body.meta.pagination.total = 0;
+    return json(200, body);
+  }
+  if (path === `/v2/products/${PRODUCT}/restrictions`)
+    return json(200, {
+      data:
+        broken === "2-keys-camel-case"
+          ? { product_uuid: PRODUCT, mode: "none" }
+          : { productUuid: PRODUCT, mode: "none" },
+      links: self(path),
+    });
+  if (path.endsWith("/restrictions") && broken === "4.1-restrictions-answer")
+    return json(200, { data: { productUuid: path.split("/")[3], mode: "none" }, links: self(path) });
+  if (path === `/v2/product-types/${TYPE}`) {
+    const title = broken === "4.1-product-types-of-product" ? "A product: A type" : "A type";
+    const data = { uuid: TYPE, title, allowChildren: true, allowSeniors: false, links: self(path) };
+    return json(200, { data, links: self(path) });
+  }
+  if (path === `/v2/product-types/${TYPE}/price-lists`) return calendarOf(path, query);
+  const single = new RegExp(`^/v2/product-types/${TYPE}/price-lists/([^/]+)$`).exec(path)?.[1];
+  if (single !== undefined) {
+    const date = day(single);
+    return date === undefined
+      ? error(400, "invalid_params", path)
+      : json(200, { data: entry(date, false), links: self(path) });
+  }
+  if (path === "/v2/config") {
+    const data = {
+      languages: ["en", "de"],
+      currencies: ["THB"],
+      ...(broken === "4.4-config-items" ? {} : { locations: [{ country: "TH" }] }),
+      imageBaseUrl: "https://images.example/",
+    };
+    return json(200, { data, links: self(path) });
+  }
   if (broken === "gaps-error-404" && path.endsWith("/vouchers")) return json(200, { data: [], links: self(path) });
   return error(404, "not_found", path);
 }
@@ -181,7 +307,12 @@ const TYPE_FOUND: FoundProductType = {
 };
 
 function context(productTypes: readonly FoundProductType[] = [TYPE_FOUND]): ConformanceContext {
-  const config = loadConfig({ ATD_BASE_URL: BASE, ATD_API_KEYS: KEY });
+  const config = loadConfig({
+    ATD_BASE_URL: BASE,
+    ATD_API_KEYS: KEY,
+    ATD_CONTROL_URL: CONTROL,
+    ATD_CONTROL_TOKEN: TOKEN,
+  });
   const client = new ApiClient({
     baseUrl: BASE,
     apiKey: KEY,
@@ -190,7 +321,7 @@ function context(productTypes: readonly FoundProductType[] = [TYPE_FOUND]): Conf
     onThrottle: "return",
     maxThrottleWaitSeconds: 1,
   });
-  return { config, client, raw, productTypes, probeDate: PROBE, hooks: false };
+  return { config, client, raw, productTypes, probeDate: PROBE, hooks: true };
 }
 
 function judgeAll(): Record<string, Verdict> {
@@ -214,12 +345,32 @@ const PROBLEMS: Record<Break, RegExp> = {
   "gaps-lists-envelope": /meta\.pagination\.current_page is "1", not a whole non-negative number: GET \/v2\/products/,
   "gaps-pagination-params": /expected 400 invalid_params: GET \/v2\/products\?page=0 -> 200/,
   "9-version-prefix": /href "\/v1\/products\/\S+\/restrictions" is not under http:\/\/svc\.test\/v2\//,
+  "4.2-date-format":
+    /expected 400 invalid_params: GET \S+price-lists\?date_start=07-01-2030&date_end=2030-01-07 -> 200/,
+  "2.5-one-entry-per-date": /the calendar from 2030-01-07 to 2030-01-20 has missing 2030-01-20: GET/,
+  "2.6-voucher-validity-by-age": /voucherValidity names "validFrom", "validUntil", not an age group/,
+  "1-product-has-types": /the product has no product type \(meta\.pagination\.total 0, 1 items\)/,
+  "4.1-product-types-of-product":
+    /the list says \{"uuid":"\S+","title":"A type"\}, the detail .*"title":"A product: A type"/,
+  "4.1-restrictions-answer":
+    /expected 404 not_found for an unknown product: GET \/v2\/products\/\S+\/restrictions -> 200/,
+  "4.4-config-items": /data has no entry named like location: GET \/v2\/config -> 200/,
+  "2-keys-camel-case": /data has the key "product_uuid", not camelCase: GET \/v2\/products\/\S+\/restrictions -> 200/,
+  "2-query-snake-case": /parameters perPage are not snake_case: OPTIONS \/v2\/products -> 200/,
+  "4.1-products-language":
+    /item 0's titleTranslated holds no de text: GET \/v2\/products\?per_page=3&language=de -> 200/,
+  "2.6-real-time":
+    /the inventory was set to none, the next read still says available: GET \S+\/price-lists\/2030-01-12 -> 200/,
+  "gaps-error-410-gone":
+    /a withdrawn product type: expected 410 gone in the error envelope: GET \S+\/price-lists\?date_start=2030-01-07/,
 };
 
 beforeEach(() => {
   k6State.reset();
   k6State.handler = service;
   broken = undefined;
+  hookState.seats.clear();
+  hookState.withdrawn = false;
 });
 
 describe("the judges of catalogue-more-rules.ts", () => {
@@ -240,17 +391,27 @@ describe("the judges of catalogue-more-rules.ts", () => {
     },
   );
 
-  it("should send few requests: at most five per judge", () => {
+  it("should send few requests: at most five of the public API per judge, and four hook calls", () => {
     for (const [id, judge] of Object.entries(CATALOGUE_MORE_JUDGES)) {
       const before = k6State.requests.length;
       judge(context());
-      expect(k6State.requests.length - before, id).toBeLessThanOrEqual(5);
+      const sent = k6State.requests.slice(before);
+      expect(sent.filter((r) => r.url.startsWith(BASE)).length, id).toBeLessThanOrEqual(5);
+      expect(sent.filter((r) => r.url.startsWith(CONTROL)).length, id).toBeLessThanOrEqual(4);
     }
   });
 
   it("should not judge the catalogue rules when setup found no product type, saying why", () => {
     const ctx = context([]);
-    for (const id of ["gaps-formats-uuids", "gaps-formats-dates", "gaps-lists-envelope", "9-version-prefix"])
+    for (const id of [
+      "gaps-formats-uuids",
+      "gaps-formats-dates",
+      "gaps-lists-envelope",
+      "9-version-prefix",
+      "4.2-date-format",
+      "2.5-one-entry-per-date",
+      "2.6-voucher-validity-by-age",
+    ])
       expect(CATALOGUE_MORE_JUDGES[id]?.(ctx), id).toEqual({ notJudged: "setup found no product type to ask about" });
     expect(CATALOGUE_MORE_JUDGES["gaps-formats-timeslots"]?.(ctx)).toEqual({
       notJudged: "setup found no timeslotted product type",
@@ -276,7 +437,52 @@ describe("the judges of catalogue-more-rules.ts", () => {
   });
 });
 
+describe("the judges that change the service through the required hooks", () => {
+  it("should put back the seats and the type's availability it changed, even when the rule fails", () => {
+    for (const rule of [undefined, "2.6-real-time", "gaps-error-410-gone"] as const) {
+      broken = rule;
+      CATALOGUE_MORE_JUDGES["2.6-real-time"]?.(context());
+      CATALOGUE_MORE_JUDGES["gaps-error-410-gone"]?.(context());
+      expect(hookState.seats.get("2030-01-12"), String(rule)).toBe(5);
+      expect(hookState.withdrawn, String(rule)).toBe(false);
+    }
+  });
+
+  it("should not judge them without the test hooks, sending nothing", () => {
+    const ctx = { ...context(), hooks: false, config: loadConfig({ ATD_BASE_URL: BASE, ATD_API_KEYS: KEY }) };
+    for (const id of ["2.6-real-time", "gaps-error-410-gone"])
+      expect(CATALOGUE_MORE_JUDGES[id]?.(ctx), id).toEqual({
+        notJudged: "needs the test hooks, and this run has none (public API only)",
+      });
+    expect(k6State.requests).toEqual([]);
+  });
+});
+
 describe("the answer checks of formats and links", () => {
+  it("should take camelCase keys and the spec's own snake_case ones", () => {
+    expect(camelCaseProblem({ uuid: "x", partner_reference: "r", typeUuid: "t" })).toBeUndefined();
+    expect(camelCaseProblem([{ uuid: "x" }, { TypeName: "y" }])).toBe('item 1 has the key "TypeName", not camelCase');
+  });
+
+  it("should take voucherValidity keyed by age group or as entries naming one, every allowed group present", () => {
+    const v = { validFrom: "2030-01-07" };
+    expect(voucherValidityProblem({ adults: v, children: v }, ["adults", "children"])).toBeUndefined();
+    expect(voucherValidityProblem([{ ageGroup: "adults", ...v }], ["adults"])).toBeUndefined();
+    expect(voucherValidityProblem({ adults: v }, ["adults", "seniors"])).toBe(
+      "voucherValidity has no entry for seniors",
+    );
+    expect(voucherValidityProblem(null, ["adults"])).toMatch(/not divided by age group/);
+  });
+
+  it("should match the config's entries by name and want an image URL", () => {
+    const data = { languages: ["en"], currencies: ["THB"], locations: [{}], imageBaseUrl: "https://i.example/" };
+    expect(configItemsProblem(data)).toBeUndefined();
+    expect(configItemsProblem({ ...data, supportedCurrencies: [], currencies: undefined })).toMatch(
+      /not a non-empty array/,
+    );
+    expect(configItemsProblem({ ...data, imageBaseUrl: "images/" })).toMatch(/not a URL/);
+  });
+
   it("should read uuid and *Uuid keys however deep, and nothing else", () => {
     expect(uuidsProblem({ data: [{ uuid: PRODUCT, categories: [{ uuid: TYPE, slug: "x" }] }] })).toBeUndefined();
     expect(uuidsProblem({ data: { categories: [{ uuid: "cat-1" }] } })).toBe(

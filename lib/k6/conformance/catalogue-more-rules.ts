@@ -5,10 +5,11 @@
  * its own through the public API and never reads another rule's answer. Each rule is proven by a defect of the
  * reference service that breaks it alone (test/service/conformance-catalogue-more-defects.test.ts).
  */
-import { ERROR_CODES, PAGINATION, isErrorEnvelope, isRecord } from "../../contract/index.ts";
+import { ERROR_CODES, PAGINATION, addDays, isErrorEnvelope, isRecord } from "../../contract/index.ts";
 import { UUID_PATTERN } from "../../contract/schema.ts";
 import { reportFinding, weekdayOf } from "../checks.ts";
 import type { ApiResponse } from "../client.ts";
+import { HooksClient } from "../hooks-client.ts";
 import {
   answerEvidence,
   evidence,
@@ -18,6 +19,7 @@ import {
   type ConformanceContext,
   type FoundProductType,
   type Judge,
+  type RawAnswer,
   type Verdict,
 } from "./judge.ts";
 
@@ -292,6 +294,413 @@ const versionPrefix: Judge = (ctx) => {
   );
 };
 
+/** Whether a raw answer is 400 invalid_params in the error envelope. */
+function refusedAsInvalid(answer: RawAnswer): boolean {
+  return answer.status === 400 && isErrorEnvelope(answer.json) && answer.json.error.code === ERROR_CODES.invalidParams;
+}
+
+const dateFormat: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const [y, m, d] = ctx.probeDate.split("-") as [string, string, string];
+  const calendar = `/v2/product-types/${type.uuid}/price-lists`;
+  const bad: [path: string, pathForm: boolean][] = [
+    [`${calendar}?date_start=${d}-${m}-${y}&date_end=${ctx.probeDate}`, false],
+    [`${calendar}?date_start=${y}-13-01&date_end=${ctx.probeDate}`, false],
+    [`${calendar}/${y}-02-30`, true],
+    [`${calendar}/${y}${m}${d}`, true],
+  ];
+  for (const [path, pathForm] of bad) {
+    const answer = ctx.raw({ method: "GET", path });
+    if (answer.status === 429) return notJudged(`rate limited: ${evidence("GET", path, answer)}`);
+    if (refusedAsInvalid(answer)) continue;
+    const code = isErrorEnvelope(answer.json) ? answer.json.error.code : undefined;
+    if (pathForm && answer.status === 404 && code === ERROR_CODES.notFound) {
+      reportFinding("4.2-date-format", `${path} answers 404 not_found, not 400 invalid_params`);
+      continue;
+    }
+    return failed(`expected 400 ${ERROR_CODES.invalidParams}: ${evidence("GET", path, answer)}`);
+  }
+  const good = `${calendar}?date_start=${ctx.probeDate}&date_end=${ctx.probeDate}`;
+  const served = ctx.raw({ method: "GET", path: good });
+  if (served.status !== 200) return failed(`a YYYY-MM-DD range was not served: ${evidence("GET", good, served)}`);
+  return passed;
+};
+
+/** Days of the one-entry-per-date range and the most pages read of it. */
+const RANGE_DAYS = 14;
+const MAX_PAGES = 3;
+
+const oneEntryPerDate: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  const end = addDays(ctx.probeDate, RANGE_DAYS - 1);
+  const base = `/v2/product-types/${type.uuid}/price-lists?date_start=${ctx.probeDate}&date_end=${end}`;
+  const seen: string[] = [];
+  let pages = 1;
+  let perPage = 0;
+  for (let page = 1; page <= Math.min(pages, MAX_PAGES); page++) {
+    const path = page === 1 ? base : `${base}&page=${page}&per_page=${perPage}`;
+    const answer = ctx.raw({ method: "GET", path });
+    if (answer.status === 429) return notJudged(`rate limited: ${evidence("GET", path, answer)}`);
+    const body = isRecord(answer.json) ? answer.json : {};
+    if (answer.status !== 200 || !Array.isArray(body.data))
+      return failed(`the calendar did not come: ${evidence("GET", path, answer)}`);
+    for (const e of body.data as unknown[]) seen.push(isRecord(e) ? String(e.date) : JSON.stringify(e));
+    const pagination = isRecord(body.meta) && isRecord(body.meta.pagination) ? body.meta.pagination : {};
+    if (page === 1 && typeof pagination.total_pages === "number") pages = pagination.total_pages;
+    if (page === 1 && typeof pagination.per_page === "number") perPage = pagination.per_page;
+  }
+  if (pages > MAX_PAGES) return notJudged(`the calendar of ${RANGE_DAYS} days came in ${pages} pages`);
+  const expected = Array.from({ length: RANGE_DAYS }, (_, i) => addDays(ctx.probeDate, i));
+  const missing = expected.filter((day) => !seen.includes(day));
+  const outside = seen.filter((day) => !expected.includes(day));
+  const twice = seen.filter((day, i) => seen.indexOf(day) !== i);
+  const parts = [
+    missing.length ? `missing ${missing.join(", ")}` : "",
+    outside.length ? `outside the range ${outside.join(", ")}` : "",
+    twice.length ? `twice ${[...new Set(twice)].join(", ")}` : "",
+  ].filter((p) => p !== "");
+  return parts.length
+    ? failed(`the calendar from ${ctx.probeDate} to ${end} has ${parts.join("; ")}: GET ${base}`)
+    : passed;
+};
+
+const AGE_GROUPS = ["adults", "children", "seniors"];
+
+/** Spec 2.6: voucherValidity divided by age group (an object keyed by group, or entries each naming one). */
+export function voucherValidityProblem(validity: unknown, groups: readonly string[]): Problem {
+  let named: string[];
+  if (Array.isArray(validity)) {
+    named = (validity as unknown[]).map((e) =>
+      isRecord(e)
+        ? (["ageGroup", "group", "category", "type"].map((k) => e[k]).find((v) => typeof v === "string") ?? "")
+        : "",
+    );
+  } else if (isRecord(validity)) {
+    named = Object.keys(validity);
+  } else {
+    return `voucherValidity is ${JSON.stringify(validity ?? null)}, not divided by age group`;
+  }
+  const unknown = named.filter((g) => !AGE_GROUPS.includes(g));
+  if (unknown.length)
+    return `voucherValidity names ${unknown.map((g) => JSON.stringify(g)).join(", ")}, not an age group (${AGE_GROUPS.join(", ")})`;
+  const lacking = groups.filter((g) => !named.includes(g));
+  return lacking.length ? `voucherValidity has no entry for ${lacking.join(", ")}` : undefined;
+}
+
+const voucherValidityByAge: Judge = (ctx) => {
+  // The type selling the most age groups, so that most entries are asked for.
+  const types = [...ctx.productTypes].sort((a, b) => b.categories.length - a.categories.length).slice(0, 2);
+  if (types.length === 0) return notJudged(NO_TYPE);
+  for (const type of types) {
+    const path = `/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`;
+    const res = ctx.client.getPriceForDate(type.uuid, ctx.probeDate);
+    const bad = usable("GET", path, res);
+    if (bad) return bad;
+    const data = (res.body as Record<string, unknown>).data;
+    if (!isRecord(data) || data.available !== true) continue;
+    const detailPath = `/v2/product-types/${type.uuid}`;
+    const detail = ctx.client.getProductType(type.uuid);
+    const badDetail = usable("GET", detailPath, detail);
+    if (badDetail) return badDetail;
+    const typeData = (detail.body as Record<string, unknown>).data;
+    const allows = isRecord(typeData) ? typeData : {};
+    const groups = [
+      "adults",
+      ...(allows.allowChildren === true ? ["children"] : []),
+      ...(allows.allowSeniors === true ? ["seniors"] : []),
+    ];
+    const problem = voucherValidityProblem(data.voucherValidity, groups);
+    return problem ? failed(`${problem}: ${answerEvidence("GET", path, res)}`) : passed;
+  }
+  return notJudged(`no found type was available on ${ctx.probeDate}`);
+};
+
+/** The products setup walked, at most `n`. */
+function walkedProducts(ctx: ConformanceContext, n: number): string[] {
+  return [...new Set(ctx.productTypes.map((t) => t.productUuid))].slice(0, n);
+}
+
+const productHasTypes: Judge = (ctx) => {
+  const products = walkedProducts(ctx, 3);
+  if (products.length === 0) return notJudged(NO_TYPE);
+  for (const product of products) {
+    const path = `/v2/products/${product}/product-types`;
+    const res = ctx.client.listProductTypes(product);
+    const bad = usable("GET", path, res);
+    if (bad) return bad;
+    const body = res.body as Record<string, unknown>;
+    const pagination = isRecord(body.meta) && isRecord(body.meta.pagination) ? body.meta.pagination : {};
+    const items = Array.isArray(body.data) ? body.data.length : 0;
+    if (typeof pagination.total !== "number" || pagination.total < 1 || items === 0)
+      return failed(
+        `the product has no product type (meta.pagination.total ${JSON.stringify(pagination.total ?? null)}, ${items} items): ${answerEvidence("GET", path, res)}`,
+      );
+  }
+  return passed;
+};
+
+const typesOfProduct: Judge = (ctx) => {
+  const product = walkedProducts(ctx, 1)[0];
+  if (product === undefined) return notJudged(NO_TYPE);
+  const path = `/v2/products/${product}/product-types`;
+  const res = ctx.client.listProductTypes(product);
+  const bad = usable("GET", path, res);
+  if (bad) return bad;
+  const body = res.body as Record<string, unknown>;
+  const summaries = (Array.isArray(body.data) ? (body.data as unknown[]) : []).filter(isRecord).slice(0, 4);
+  if (summaries.length === 0) return failed(`the list holds no product type: ${answerEvidence("GET", path, res)}`);
+  for (const summary of summaries) {
+    const uuid = String(summary.uuid);
+    const detailPath = `/v2/product-types/${uuid}`;
+    const detail = ctx.client.getProductType(uuid);
+    if (detail.status === 429) return notJudged(`rate limited: ${answerEvidence("GET", detailPath, detail)}`);
+    const data = isRecord(detail.body) && isRecord(detail.body.data) ? detail.body.data : undefined;
+    if (detail.status !== 200 || data === undefined)
+      return failed(`a listed product type is not readable: ${answerEvidence("GET", detailPath, detail)}`);
+    if (data.uuid !== summary.uuid || data.title !== summary.title)
+      return failed(
+        `the list says ${JSON.stringify({ uuid: summary.uuid, title: summary.title })}, the detail ${JSON.stringify({ uuid: data.uuid, title: data.title })}: ${answerEvidence("GET", detailPath, detail)}`,
+      );
+  }
+  return passed;
+};
+
+const restrictionsAnswer: Judge = (ctx) => {
+  const product = walkedProducts(ctx, 1)[0];
+  if (product === undefined) return notJudged(NO_TYPE);
+  const path = `/v2/products/${product}/restrictions`;
+  const res = ctx.client.getProductRestrictions(product);
+  const bad = usable("GET", path, res);
+  if (bad) return bad;
+  const problem = detailProblem(res.body as Record<string, unknown>);
+  if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
+  const unknown = `/v2/products/${NO_SUCH_UUID}/restrictions`;
+  const answer = ctx.raw({ method: "GET", path: unknown });
+  // A 404 whose body is not the error envelope is the envelope rule's failure (gaps-error-envelope), not this one's.
+  const code = isErrorEnvelope(answer.json) ? answer.json.error.code : ERROR_CODES.notFound;
+  return answer.status === 404 && code === ERROR_CODES.notFound
+    ? passed
+    : failed(`expected 404 ${ERROR_CODES.notFound} for an unknown product: ${evidence("GET", unknown, answer)}`);
+};
+
+/** Spec 4.4: the config's entries, matched by name (their key names are not shown, 2.12). */
+export function configItemsProblem(data: Record<string, unknown>): Problem {
+  const keyOf = (part: string) => Object.keys(data).find((k) => k.toLowerCase().includes(part));
+  for (const part of ["language", "currenc", "location"]) {
+    const key = keyOf(part);
+    if (key === undefined) return `data has no entry named like ${part}`;
+    const value = data[key];
+    if (!Array.isArray(value) || value.length === 0)
+      return `data.${key} is ${JSON.stringify(value ?? null).slice(0, 60)}, not a non-empty array`;
+  }
+  const image = keyOf("image");
+  if (image === undefined) return "data has no entry named like image (the base address of images)";
+  const value = data[image];
+  return typeof value === "string" && /^https?:\/\/\S+$/.test(value)
+    ? undefined
+    : `data.${image} is ${JSON.stringify(value ?? null)}, not a URL`;
+}
+
+const configItems: Judge = (ctx) => {
+  const res = ctx.client.getConfig();
+  const bad = usable("GET", "/v2/config", res);
+  if (bad) return bad;
+  const body = res.body as Record<string, unknown>;
+  const problem = detailProblem(body) ?? configItemsProblem(body.data as Record<string, unknown>);
+  return problem ? failed(`${problem}: ${answerEvidence("GET", "/v2/config", res)}`) : passed;
+};
+
+/** Spec 2: the snake_case keys the spec itself names (2.8, 7.1/7.2, 2.11). */
+const SNAKE_CASE_EXCEPTIONS = new Set(["partner_reference", "http_code", "same_date_timeslots", "nearby_dates"]);
+const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
+
+/** Spec 2: every key of `data` (the record, or each list item), first level, is camelCase or a named exception. */
+export function camelCaseProblem(data: unknown): Problem {
+  const records = Array.isArray(data) ? (data as unknown[]) : [data];
+  for (const [i, record] of records.entries()) {
+    if (!isRecord(record)) continue;
+    const bad = Object.keys(record).find((k) => !CAMEL_CASE.test(k) && !SNAKE_CASE_EXCEPTIONS.has(k));
+    if (bad !== undefined)
+      return `${Array.isArray(data) ? `item ${i}` : "data"} has the key ${JSON.stringify(bad)}, not camelCase`;
+  }
+  return undefined;
+}
+
+const keysCamelCase: Judge = (ctx) => {
+  const type = firstType(ctx);
+  if (type === undefined) return notJudged(NO_TYPE);
+  return judgeAnswers(
+    [
+      ["/v2/products?per_page=2", () => ctx.client.listProducts({ per_page: 2 })],
+      [`/v2/products/${type.productUuid}`, () => ctx.client.getProduct(type.productUuid)],
+      [`/v2/products/${type.productUuid}/restrictions`, () => ctx.client.getProductRestrictions(type.productUuid)],
+      ["/v2/config", () => ctx.client.getConfig()],
+    ],
+    (body) => camelCaseProblem(body.data),
+  );
+};
+
+const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
+
+/** The query parameters an OPTIONS self-description names for its GET method (its shape is the service's own). */
+function getParameters(json: unknown): string[] | undefined {
+  const data = isRecord(json) ? json.data : undefined;
+  const methods = isRecord(data) && Array.isArray(data.methods) ? (data.methods as unknown[]).filter(isRecord) : [];
+  const get = methods.find((m) => m.method === "GET");
+  if (get === undefined || !Array.isArray(get.parameters)) return undefined;
+  return (get.parameters as unknown[]).map((p) => (isRecord(p) ? String(p.name) : String(p)));
+}
+
+const querySnakeCase: Judge = (ctx) => {
+  for (const path of ["/v2/products", "/v2/bookings"]) {
+    const answer = ctx.raw({ method: "OPTIONS", path });
+    const names = getParameters(answer.json);
+    if (answer.status !== 200 || names === undefined)
+      return notJudged(`the self-description names no GET parameters: ${evidence("OPTIONS", path, answer)}`);
+    const bad = names.filter((n) => !SNAKE_CASE.test(n));
+    if (bad.length)
+      return failed(`parameters ${bad.join(", ")} are not snake_case: ${evidence("OPTIONS", path, answer)}`);
+  }
+  // Part 4's names as written filter the bookings (none of this run's made-up values matches): refused would be 400.
+  const query =
+    "first_name=Atdnobody&last_name=Atdnobody&partner_reference=atd-no-such-reference&date_start=2030-01-01&date_end=2030-01-02&per_page=1";
+  const path = `/v2/bookings?${query}`;
+  const answer = ctx.raw({ method: "GET", path });
+  const body = isRecord(answer.json) ? answer.json : {};
+  if (answer.status !== 200 || !Array.isArray(body.data))
+    return failed(`the Part 4 parameters were not accepted: ${evidence("GET", path, answer)}`);
+  return body.data.length === 0
+    ? passed
+    : failed(
+        `the Part 4 parameters did not filter (a booking matched made-up values): ${evidence("GET", path, answer)}`,
+      );
+};
+
+/** The languages GET /v2/config lists: strings, or objects with a `code`. */
+function configLanguages(body: unknown): string[] {
+  const data = isRecord(body) && isRecord(body.data) ? body.data : {};
+  const list: unknown[] = Array.isArray(data.languages) ? (data.languages as unknown[]) : [];
+  return list
+    .map((l) => (typeof l === "string" ? l : isRecord(l) && typeof l.code === "string" ? l.code : ""))
+    .filter((l) => l !== "");
+}
+
+const productsLanguage: Judge = (ctx) => {
+  const config = ctx.client.getConfig();
+  const language = configLanguages(config.body).find((l) => l.toLowerCase() !== "en");
+  if (language === undefined)
+    return notJudged(`GET /v2/config lists no language besides en: ${answerEvidence("GET", "/v2/config", config)}`);
+  const path = `/v2/products?per_page=3&language=${language}`;
+  const res = ctx.client.listProducts({ per_page: 3, language });
+  if (res.status !== 200) return failed(`${language} was not served: ${answerEvidence("GET", path, res)}`);
+  const items = isRecord(res.body) && Array.isArray(res.body.data) ? (res.body.data as unknown[]) : [];
+  const untranslated = items.findIndex(
+    (item) => !isRecord(item) || !isRecord(item.titleTranslated) || typeof item.titleTranslated[language] !== "string",
+  );
+  if (items.length === 0 || untranslated !== -1)
+    return failed(
+      `item ${untranslated}'s titleTranslated holds no ${language} text: ${answerEvidence("GET", path, res)}`,
+    );
+  const unknown = "/v2/products?per_page=1&language=zz";
+  const refused = ctx.raw({ method: "GET", path: unknown });
+  return refusedAsInvalid(refused)
+    ? passed
+    : failed(`expected 400 ${ERROR_CODES.invalidParams}: ${evidence("GET", unknown, refused)}`);
+};
+
+/** A day of the required inventory hook's answer: remaining per timeslot (or the day's), to put back. */
+interface DaySeats {
+  remaining: number;
+  timeslots: { timeslot: string; remaining: number }[];
+}
+
+function daySeats(data: unknown): DaySeats | undefined {
+  const days = isRecord(data) && Array.isArray(data.days) ? (data.days as unknown[]) : [];
+  const day = days[0];
+  if (!isRecord(day) || typeof day.remaining !== "number") return undefined;
+  const slots = Array.isArray(day.timeslots) ? (day.timeslots as unknown[]).filter(isRecord) : [];
+  return {
+    remaining: day.remaining,
+    timeslots: slots.map((t) => ({ timeslot: String(t.timeslot), remaining: Number(t.remaining) })),
+  };
+}
+
+/** How many days after the probe date the real-time rule changes a slot (away from the days other judges book). */
+const REAL_TIME_OFFSET = 5;
+
+const realTime: Judge = (ctx) => {
+  const control = ctx.config.control;
+  if (control === undefined) return notJudged("needs the test hooks, and this run has none (public API only)");
+  const hooks = new HooksClient(control);
+  const date = addDays(ctx.probeDate, REAL_TIME_OFFSET);
+  for (const type of ctx.productTypes.slice(0, 3)) {
+    const path = `/v2/product-types/${type.uuid}/price-lists/${date}`;
+    const before = ctx.client.getPriceForDate(type.uuid, date);
+    if (before.status !== 200 || !isRecord(before.body) || !isRecord(before.body.data)) continue;
+    if (before.body.data.available !== true) continue;
+    const params = { productTypeUuid: type.uuid, date };
+    const seats = daySeats(
+      hooks.call("inventory", { params: { productTypeUuid: type.uuid }, query: { date_start: date, date_end: date } }),
+    );
+    if (seats === undefined) return notJudged(`the inventory hook gave no seats for ${type.uuid} on ${date}`);
+    const read = () => ctx.client.getPriceForDate(type.uuid, date);
+    const availableOf = (res: ApiResponse<unknown>) =>
+      isRecord(res.body) && isRecord(res.body.data) ? res.body.data.available : undefined;
+    let problem: Problem;
+    try {
+      hooks.call("inventorySet", { params, body: { remaining: 0 } });
+      const none = read();
+      if (availableOf(none) !== false)
+        problem = `the inventory was set to none, the next read still says available: ${answerEvidence("GET", path, none)}`;
+    } finally {
+      // Put back what was there: every timeslot's seats, or the day's.
+      if (seats.timeslots.length > 0)
+        for (const slot of seats.timeslots)
+          hooks.call("inventorySet", { params, body: { timeslot: slot.timeslot, remaining: slot.remaining } });
+      else hooks.call("inventorySet", { params, body: { remaining: seats.remaining } });
+    }
+    if (problem) return failed(problem);
+    const again = read();
+    return availableOf(again) === true
+      ? passed
+      : failed(
+          `the inventory was put back, the next read does not say available: ${answerEvidence("GET", path, again)}`,
+        );
+  }
+  return notJudged(`none of the found types was available on ${date}`);
+};
+
+const gone: Judge = (ctx) => {
+  const control = ctx.config.control;
+  if (control === undefined) return notJudged("needs the test hooks, and this run has none (public API only)");
+  // The last found type: the judges that book start from the first ones.
+  const type = ctx.productTypes[ctx.productTypes.length - 1];
+  if (type === undefined) return notJudged(NO_TYPE);
+  const hooks = new HooksClient(control);
+  const paths = [
+    `/v2/product-types/${type.uuid}`,
+    `/v2/product-types/${type.uuid}/price-lists?date_start=${ctx.probeDate}&date_end=${ctx.probeDate}`,
+    `/v2/product-types/${type.uuid}/price-lists/${ctx.probeDate}`,
+  ];
+  let problem: Problem;
+  hooks.call("productTypeChange", { params: { uuid: type.uuid }, body: { available: false } });
+  try {
+    for (const path of paths) {
+      const answer = ctx.raw({ method: "GET", path });
+      const code = isErrorEnvelope(answer.json) ? answer.json.error : undefined;
+      if (answer.status !== 410 || code?.code !== ERROR_CODES.gone || code.http_code !== 410) {
+        problem = `a withdrawn product type: expected 410 ${ERROR_CODES.gone} in the error envelope: ${evidence("GET", path, answer)}`;
+        break;
+      }
+    }
+  } finally {
+    hooks.call("productTypeChange", { params: { uuid: type.uuid }, body: { available: true } });
+  }
+  return problem ? failed(problem) : passed;
+};
+
 export const CATALOGUE_MORE_JUDGES: Record<string, Judge> = {
   "gaps-formats-uuids": uuids,
   "gaps-formats-dates": dates,
@@ -300,4 +709,16 @@ export const CATALOGUE_MORE_JUDGES: Record<string, Judge> = {
   "gaps-lists-envelope": listsEnvelope,
   "gaps-pagination-params": paginationParams,
   "9-version-prefix": versionPrefix,
+  "4.2-date-format": dateFormat,
+  "2.5-one-entry-per-date": oneEntryPerDate,
+  "2.6-voucher-validity-by-age": voucherValidityByAge,
+  "1-product-has-types": productHasTypes,
+  "4.1-product-types-of-product": typesOfProduct,
+  "4.1-restrictions-answer": restrictionsAnswer,
+  "4.4-config-items": configItems,
+  "2-keys-camel-case": keysCamelCase,
+  "2-query-snake-case": querySnakeCase,
+  "4.1-products-language": productsLanguage,
+  "2.6-real-time": realTime,
+  "gaps-error-410-gone": gone,
 };
