@@ -234,3 +234,20 @@ describe("conformance defects: the bookings list (spec 4.3)", () => {
     expect(uuids(await api(svc, "/v2/bookings?partner_reference=ref-a"))).toEqual([a]);
   });
 });
+
+describe("conformance defects: a failure of the service (docs/contract-gaps.md, 500 internal_error)", () => {
+  it("should answer an injected failure with the 500 envelope, and an HTML page under conformance-500-html", async () => {
+    await using svc = await start();
+    expect(
+      (await control(svc, "/__control/faults", { method: "PUT", body: { routes: { config: { errorRate: 1 } } } }))
+        .status,
+    ).toBe(200);
+    expectEnvelope(await api(svc, "/v2/config"), 500, "internal_error");
+    await setDefect(svc, "conformance-500-html", true);
+    const res = await api(svc, "/v2/config");
+    expect(res.status).toBe(500);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    // Other failures keep their envelope.
+    expectEnvelope(await api(svc, "/v2/products/00000000-0000-4000-8000-000000000000"), 404, "not_found");
+  });
+});

@@ -494,10 +494,18 @@ describe("state-rules judges: each rule on the correct API and on the API that b
     expect(api.bookings).toEqual([]);
   });
 
-  it("should say why a 500 is not judged: no required hook makes the service fail", () => {
+  it("should say why a 500 is not judged where the optional fault hook is not offered, or there are no hooks", () => {
     const verdict = judge("gaps-error-500", new FakeApi());
-    expect(verdict).toEqual({ notJudged: expect.stringMatching(/reference-only hook/) as unknown });
-    expect(k6State.requests).toEqual([]);
+    expect(verdict).toEqual({
+      notJudged: expect.stringMatching(
+        /optional fault hook \(PUT \/__control\/faults\) is not offered here/,
+      ) as unknown,
+    });
+    // It asked the hook, and sent nothing to the public API.
+    expect(k6State.requests.map((r) => r.url)).toEqual([expect.stringContaining("/__control/faults")]);
+    expect(judge("gaps-error-500", new FakeApi(), undefined, undefined, false)).toEqual({
+      notJudged: expect.stringMatching(/needs the test hooks/) as unknown,
+    });
   });
 
   it("should sell the slot out for the failed confirm and put its seats back, and not judge it without the hooks", () => {

@@ -17,6 +17,7 @@ import {
   create,
   customerOf,
   errorAnswerProblem,
+  errorEnvelopeProblem,
   first,
   runTag,
   uuidsOf,
@@ -512,10 +513,34 @@ const bookingCheckRemoved: Judge = (ctx) => {
  * docs/contract-gaps.md errors: a service failure is 500 internal_error. Nothing a client may do makes a correct service
  * fail, and no required hook does either (the reference's PUT /__control/faults is a reference hook): not judged here.
  */
-const error500: Judge = () =>
-  notJudged(
-    "no request of the public API nor any required hook makes a correct service fail (fault injection, PUT /__control/faults, is a reference-only hook); the shared checks hold a 500 the load scenarios meet to the error envelope (gaps-error-envelope), not to its code",
-  );
+/**
+ * docs/contract-gaps.md: a service that fails answers 500 internal_error in the error envelope. No public request nor
+ * required hook makes a correct service fail, so this rule is judged only where the optional fault hook answers (the
+ * reference extensions): every GET /v2/config fails for one request, then the faults are put back as they were.
+ */
+const error500: Judge = (ctx) => {
+  const hooks = hooksOf(ctx);
+  if (typeof hooks === "string") return notJudged(`${hooks}; a correct service fails only when a fault is injected`);
+  const before = hooks.optional("faults");
+  if (before === undefined) {
+    return notJudged(
+      "no request of the public API nor any required hook makes a correct service fail; the optional fault hook (PUT /__control/faults) is not offered here",
+    );
+  }
+  const faults = isRecord(before) ? before : {};
+  const routes = isRecord(faults.routes) ? faults.routes : {};
+  const path = "/v2/config";
+  hooks.call("faultsSet", { body: { ...faults, routes: { ...routes, config: { errorRate: 1 } } } });
+  try {
+    const answer = ctx.raw({ method: "GET", path });
+    const problem = errorAnswerProblem("GET", path, answer, 500, ERROR_CODES.internal);
+    if (problem !== undefined) return failed(`an injected failure: ${problem}`);
+    const envelope = errorEnvelopeProblem(answer.status, answer.header("Content-Type") ?? "", answer.json);
+    return envelope === undefined ? passed : failed(`${envelope}: ${evidence("GET", path, answer)}`);
+  } finally {
+    hooks.call("faultsSet", { body: faults });
+  }
+};
 
 /** Days past the probe date the hook judges book on: slots no other judge of the run touches, so seats add up. */
 const HOOK_SLOT_DAYS = { pricesMismatch: 3, cancelled: 4 } as const;
