@@ -436,9 +436,13 @@ export function weekdayMatches(weekday: unknown, name: string): boolean {
   return given === expected || given === expected.slice(0, 3);
 }
 
-/** Problems of one record of a success's data: [dates problem, weekday problem]; where names the record. */
+/**
+ * Problems of one record of a success's data, into [dates problem, weekday problem]: `index` is the item's in a list,
+ * -1 for a detail's data. A date is read once for both rules, and where it is named only on failure: the loop runs
+ * over every item of a sampled list.
+ */
 function dateProblems(
-  where: string,
+  index: number,
   record: Record<string, unknown>,
   info: EndpointChecks,
   problems: [string | undefined, string | undefined],
@@ -447,17 +451,24 @@ function dateProblems(
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as string;
     const value = record[key];
-    if (value === undefined || weekdayOf(value) !== undefined) continue;
-    problems[0] ??= `${info.endpoint} ${where}.${key} is ${JSON.stringify(value)}, expected a YYYY-MM-DD date`;
+    if (value === undefined) continue;
+    const name = weekdayOf(value);
+    if (name === undefined) {
+      problems[0] ??= `${info.endpoint} ${where(index)}.${key} is ${JSON.stringify(value)}, expected a YYYY-MM-DD date`;
+    } else if (info.weekday && key === "date" && problems[1] === undefined) {
+      // A date that is no date is the dates rule's problem: the weekday is judged only against a real one.
+      const weekday = record.weekday;
+      if (weekday !== name && !weekdayMatches(weekday, name)) {
+        problems[1] =
+          `${info.endpoint} ${where(index)}.weekday is ${JSON.stringify(weekday ?? null)} for date ` +
+          `${value as string}, expected ${name}`;
+      }
+    }
   }
-  if (!info.weekday || problems[1] !== undefined) return;
-  const name = weekdayOf(record.date);
-  // A date that is no date is the dates rule's problem; the weekday cannot be judged against it.
-  if (name !== undefined && !weekdayMatches(record.weekday, name)) {
-    problems[1] =
-      `${info.endpoint} ${where}.weekday is ${JSON.stringify(record.weekday ?? null)} for date ` +
-      `${record.date as string}, expected ${name}`;
-  }
+}
+
+function where(index: number): string {
+  return index < 0 ? "data" : `item ${index}`;
 }
 
 /**
@@ -469,10 +480,10 @@ function recordDates(data: unknown, info: EndpointChecks, results: Record<string
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length; i++) {
       const item: unknown = data[i];
-      if (isRecord(item)) dateProblems(`item ${i}`, item, info, problems);
+      if (isRecord(item)) dateProblems(i, item, info, problems);
     }
   } else if (isRecord(data)) {
-    dateProblems("data", data, info, problems);
+    dateProblems(-1, data, info, problems);
   }
   if (info.dateKeys.length > 0) {
     results[CHEAP_RULES.dates] = problems[0] === undefined;
@@ -618,7 +629,7 @@ interface EndpointChecks {
   readonly status: Record<string, string>;
   /** The keys of a success's data (of each item of a list) that hold a date (CHEAP_RULES.dates); empty when none. */
   readonly dateKeys: readonly string[];
-  /** Whether its data (each item of a list) has a weekday that must match its date (CHEAP_RULES.weekday). */
+  /** Whether its data (each item of a list) has a weekday that must match its `date` (CHEAP_RULES.weekday). */
   readonly weekday: boolean;
   seen: number;
   /** Failures (4xx/5xx other than 429) of this endpoint this VU has seen, for the error-envelope sample. */
