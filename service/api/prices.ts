@@ -54,6 +54,9 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
   } else {
     available = open && remainingOf(state, t, day, 0, withValidity) > 0;
   }
+  // conformance-single-date-available-by-timeslots: the single-date result takes listed timeslots for availability.
+  if (withValidity && timeslots.length > 0 && state.defects.on("conformance-single-date-available-by-timeslots"))
+    available = true;
   const defects = state.defects;
   // The calendar's defects (withValidity false): the single-date result stays right.
   const calendar = !withValidity;

@@ -58,6 +58,7 @@ import conformanceQueryCamelCase from "./conformance-query-camel-case.ts";
 import conformanceProductsLanguageIgnored from "./conformance-products-language-ignored.ts";
 import conformanceSingleDateIgnoresSupplier from "./conformance-single-date-ignores-supplier.ts";
 import conformanceWithdrawnTypeCalendarServed from "./conformance-withdrawn-type-calendar-served.ts";
+import conformanceSingleDateAvailableByTimeslots from "./conformance-single-date-available-by-timeslots.ts";
 import conformanceListStatusUpperCase from "./conformance-list-status-upper-case.ts";
 import conformanceConfirmWaitingAsApproved from "./conformance-confirm-waiting-as-approved.ts";
 import conformanceCancelAtOnce from "./conformance-cancel-at-once.ts";
@@ -160,6 +161,7 @@ export const DEFECTS = [
   conformanceProductsLanguageIgnored,
   conformanceSingleDateIgnoresSupplier,
   conformanceWithdrawnTypeCalendarServed,
+  conformanceSingleDateAvailableByTimeslots,
   conformanceListStatusUpperCase,
   conformanceConfirmWaitingAsApproved,
   conformanceCancelAtOnce,

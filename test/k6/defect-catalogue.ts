@@ -149,6 +149,7 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-products-language-ignored": { by: ["4.1-products-language"] },
   "conformance-single-date-ignores-supplier": { by: ["2.6-real-time"] },
   "conformance-withdrawn-type-calendar-served": { by: ["gaps-error-410-gone"] },
+  "conformance-single-date-available-by-timeslots": { by: ["2.6-timeslots-mark-availability"] },
   "conformance-401-plain-text": {
     by: ["5-auth-required"],
     alsoAllowed: ["1-links-self", "gaps-formats-timestamps", "gaps-error-envelope"],

@@ -309,4 +309,21 @@ describe("conformance defects of catalogue-more-rules.ts", () => {
     expect((await api(svc, `/v2/product-types/${t.uuid}`)).status).toBe(410);
     expect((await api(svc, `/v2/product-types/${t.uuid}/price-lists/${date}`)).status).toBe(410);
   });
+
+  it("should say available whenever timeslots are listed under conformance-single-date-available-by-timeslots (2.6-timeslots-mark-availability)", async () => {
+    await using svc = await start();
+    const t = pickType(svc, { timeslotted: true });
+    const date = dateFromToday(svc.state, 23);
+    await setInventory(svc, t.uuid, date, { remaining: 0 });
+    const single = `/v2/product-types/${t.uuid}/price-lists/${date}`;
+    const { off, on } = await offThenOn(svc, "conformance-single-date-available-by-timeslots", single);
+    expect(off.body.data.available).toBe(false);
+    expect(on.body.data.available).toBe(true);
+    expect(on.body.data.timeslots).toEqual(off.body.data.timeslots);
+    // The calendar keeps the rule, and an open date stays available.
+    const calendar = await api(svc, `/v2/product-types/${t.uuid}/price-lists?date_start=${date}&date_end=${date}`);
+    expect(calendar.body.data[0].available).toBe(false);
+    const open = await api(svc, `/v2/product-types/${t.uuid}/price-lists/${dateFromToday(svc.state, 21)}`);
+    expect(open.body.data.available).toBe(true);
+  });
 });

@@ -12,6 +12,7 @@ import {
   camelCaseProblem,
   configItemsProblem,
   datesProblem,
+  timeslotsMarkProblem,
   timeslotsProblem,
   uuidsProblem,
   versionPrefixProblem,
@@ -54,7 +55,8 @@ type Break =
   | "2-query-snake-case"
   | "4.1-products-language"
   | "2.6-real-time"
-  | "gaps-error-410-gone";
+  | "gaps-error-410-gone"
+  | "2.6-timeslots-mark-availability";
 
 let broken: Break | undefined;
 
@@ -125,11 +127,13 @@ function list(path: string, query: URLSearchParams, items: Record<string, unknow
 function entry(date: string, calendar: boolean): Record<string, unknown> {
   const slot = (t: string) => (calendar && broken === "gaps-formats-timeslots" ? `${t}:00` : t);
   const set = calendar || broken === "2.6-real-time" ? undefined : hookState.seats.get(date);
-  const seats = set ?? 5;
+  // Days before the probe date are inside the lead time: nothing can be booked.
+  const seats = date < PROBE ? 0 : (set ?? 5);
+  const listed = !calendar && broken === "2.6-timeslots-mark-availability";
   return {
     date,
     weekday: "Monday",
-    available: seats > 0,
+    available: seats > 0 || listed,
     currency: "THB",
     prices: { adults: "25.00" },
     timeslots: [
@@ -361,6 +365,8 @@ const PROBLEMS: Record<Break, RegExp> = {
     /item 0's titleTranslated holds no de text: GET \/v2\/products\?per_page=3&language=de -> 200/,
   "2.6-real-time":
     /the inventory was set to none, the next read still says available: GET \S+\/price-lists\/2030-01-12 -> 200/,
+  "2.6-timeslots-mark-availability":
+    /\d{4}-\d{2}-\d{2}: available, but no timeslot can be booked: GET \S+\/price-lists\/\d{4}-/,
   "gaps-error-410-gone":
     /a withdrawn product type: expected 410 gone in the error envelope: GET \S+\/price-lists\?date_start=2030-01-07/,
 };
@@ -459,6 +465,15 @@ describe("the judges that change the service through the required hooks", () => 
 });
 
 describe("the answer checks of formats and links", () => {
+  it("should take a timeslotted result as available exactly when a listed timeslot can be booked", () => {
+    const slot = (remaining: number) => ({ timeslot: "10:00", available: remaining > 0, remaining });
+    expect(timeslotsMarkProblem({ date: "2030-01-07", available: false, timeslots: [slot(0)] })).toBeUndefined();
+    expect(timeslotsMarkProblem({ date: "2030-01-07", available: true, timeslots: ["10:00"] })).toBeUndefined();
+    expect(timeslotsMarkProblem({ date: "2030-01-07", available: false, timeslots: [slot(3)] })).toBe(
+      "2030-01-07: not available, but 1 timeslot(s) can be booked",
+    );
+  });
+
   it("should take camelCase keys and the spec's own snake_case ones", () => {
     expect(camelCaseProblem({ uuid: "x", partner_reference: "r", typeUuid: "t" })).toBeUndefined();
     expect(camelCaseProblem([{ uuid: "x" }, { TypeName: "y" }])).toBe('item 1 has the key "TypeName", not camelCase');

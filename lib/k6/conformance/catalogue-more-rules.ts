@@ -5,7 +5,7 @@
  * its own through the public API and never reads another rule's answer. Each rule is proven by a defect of the
  * reference service that breaks it alone (test/service/conformance-catalogue-more-defects.test.ts).
  */
-import { ERROR_CODES, PAGINATION, addDays, isErrorEnvelope, isRecord } from "../../contract/index.ts";
+import { ERROR_CODES, PAGINATION, addDays, isErrorEnvelope, isRecord, todayUtc } from "../../contract/index.ts";
 import { UUID_PATTERN } from "../../contract/schema.ts";
 import { reportFinding, weekdayOf } from "../checks.ts";
 import type { ApiResponse } from "../client.ts";
@@ -646,8 +646,14 @@ const realTime: Judge = (ctx) => {
     );
     if (seats === undefined) return notJudged(`the inventory hook gave no seats for ${type.uuid} on ${date}`);
     const read = () => ctx.client.getPriceForDate(type.uuid, date);
-    const availableOf = (res: ApiResponse<unknown>) =>
-      isRecord(res.body) && isRecord(res.body.data) ? res.body.data.available : undefined;
+    // Whether anything can be booked: available, and for a timeslotted type a timeslot with seats (the seats are
+    // what changed; how `available` follows the timeslots is 2.6-timeslots-mark-availability's rule).
+    const availableOf = (res: ApiResponse<unknown>) => {
+      const data = isRecord(res.body) && isRecord(res.body.data) ? res.body.data : undefined;
+      if (data === undefined) return undefined;
+      if (data.available !== true || !type.timeslotted) return data.available;
+      return Array.isArray(data.timeslots) && (data.timeslots as unknown[]).some(openSlot);
+    };
     let problem: Problem;
     try {
       hooks.call("inventorySet", { params, body: { remaining: 0 } });
@@ -701,6 +707,57 @@ const gone: Judge = (ctx) => {
   return problem ? failed(problem) : passed;
 };
 
+/** Whether a listed timeslot can be booked: a bare HH:MM, or one not marked unavailable and not down to 0 seats. */
+function openSlot(slot: unknown): boolean {
+  if (!isRecord(slot)) return typeof slot === "string";
+  return slot.available !== false && (typeof slot.remaining !== "number" || slot.remaining > 0);
+}
+
+/**
+ * Spec 2.6: for a timeslotted type the timeslots mark availability: the single-date result is available exactly when
+ * a timeslot it lists can be booked (a sold-out slot may be listed as such).
+ */
+export function timeslotsMarkProblem(data: Record<string, unknown>): Problem {
+  const slots = Array.isArray(data.timeslots) ? (data.timeslots as unknown[]) : [];
+  const open = slots.filter(openSlot).length;
+  if (data.available === true && open === 0) return `${String(data.date)}: available, but no timeslot can be booked`;
+  if (data.available !== true && open > 0)
+    return `${String(data.date)}: not available, but ${open} timeslot(s) can be booked`;
+  return undefined;
+}
+
+/** Days of the calendar read, from today, to find a date a timeslotted type cannot be booked on. */
+const SOLD_OUT_SCAN_DAYS = 28;
+
+const timeslotsMarkAvailability: Judge = (ctx) => {
+  const types = ctx.productTypes.filter((t) => t.timeslotted).slice(0, 3);
+  if (types.length === 0) return notJudged("setup found no timeslotted product type");
+  const single = (type: FoundProductType, date: string): Verdict => {
+    const path = `/v2/product-types/${type.uuid}/price-lists/${date}`;
+    const res = ctx.client.getPriceForDate(type.uuid, date);
+    const bad = usable("GET", path, res);
+    if (bad) return bad;
+    const data = (res.body as Record<string, unknown>).data;
+    const problem = isRecord(data) ? timeslotsMarkProblem(data) : "data is not an object";
+    return problem ? failed(`${problem}: ${answerEvidence("GET", path, res)}`) : passed;
+  };
+  // Both ways: the probe date, and a date the calendar shows not available (sold out), read as a single date.
+  const first = single(types[0] as FoundProductType, ctx.probeDate);
+  if (first !== passed) return first;
+  // From today: the days inside a type's lead time cannot be booked either.
+  const start = todayUtc();
+  const end = addDays(start, SOLD_OUT_SCAN_DAYS - 1);
+  for (const type of types) {
+    const res = ctx.client.getPriceList(type.uuid, start, end);
+    const entries = isRecord(res.body) && Array.isArray(res.body.data) ? (res.body.data as unknown[]) : [];
+    const soldOut = entries.find((e) => isRecord(e) && e.available === false);
+    if (isRecord(soldOut) && typeof soldOut.date === "string") return single(type, soldOut.date);
+  }
+  return notJudged(
+    `only one way: no found timeslotted type was unavailable on a date from ${start} to ${end}, and the probe date kept the rule`,
+  );
+};
+
 export const CATALOGUE_MORE_JUDGES: Record<string, Judge> = {
   "gaps-formats-uuids": uuids,
   "gaps-formats-dates": dates,
@@ -721,4 +778,5 @@ export const CATALOGUE_MORE_JUDGES: Record<string, Judge> = {
   "4.1-products-language": productsLanguage,
   "2.6-real-time": realTime,
   "gaps-error-410-gone": gone,
+  "2.6-timeslots-mark-availability": timeslotsMarkAvailability,
 };
