@@ -157,13 +157,21 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-401-wrong-code": { by: ["5-auth-required"] },
   "conformance-options-without-key": { by: ["5-auth-required"] },
   "conformance-voucher-download-without-key": { by: ["5-voucher-links-need-key"] },
-  "conformance-404-html": { by: ["gaps-error-envelope"], alsoAllowed: ["gaps-error-404", "1-links-self"] },
+  // An HTML 404 breaks every rule whose judge expects a 404 not_found in the envelope on its way.
+  "conformance-404-html": {
+    by: ["gaps-error-envelope"],
+    alsoAllowed: ["gaps-error-404", "1-links-self", "3-status-segments", "5-key-identifies-partner"],
+  },
   "conformance-404-without-timestamp": { by: ["gaps-error-envelope"] },
   "conformance-500-html": { by: ["gaps-error-500"] },
   "conformance-405-as-404": { by: ["gaps-error-405"] },
   "conformance-payload-too-large-500": { by: ["gaps-error-413"] },
   "conformance-malformed-json-500": { by: ["gaps-error-400-malformed-json"] },
-  "conformance-validation-500": { by: ["gaps-error-400-validation"] },
+  // Every invalid booking request is a 500 under it: the rules that send one on their way see it too.
+  "conformance-validation-500": {
+    by: ["gaps-error-400-validation"],
+    alsoAllowed: ["gaps-booking-request", "9-pax-replaced"],
+  },
   "conformance-created-as-approved": { by: ["3-initial-reserved"] },
   "conformance-bookings-status-filter-ignored": { by: ["4.3-bookings-filters"] },
   "conformance-pagination-total-wrong": { by: ["4.3-pagination-consistent"] },
