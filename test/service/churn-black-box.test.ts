@@ -55,7 +55,9 @@ async function contextFor(apiUrl: string, harnessKey: string | undefined): Promi
 }
 
 function churnFor(rate: number): ChurnExtension {
-  return new ChurnExtension({ config: { ...parseChurnConfig({ holdSeconds: { min: 1, max: 2 } }), ratePerSecond: rate } });
+  return new ChurnExtension({
+    config: { ...parseChurnConfig({ holdSeconds: { min: 1, max: 2 } }), ratePerSecond: rate },
+  });
 }
 
 async function logOf(ctx: RunContext): Promise<ChurnLogEntry[]> {

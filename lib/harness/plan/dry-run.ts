@@ -49,9 +49,13 @@ function createdAndCleaned(plan: DryRunPlan): string[] {
         "after k6: every booking the run made is cancelled where it still can be, and each is listed in the report",
       );
     } else if (plan.level === "public-api") {
-      lines.push("after k6: every booking the run left reserved is cancelled (reservation cleanup); one that cannot be fails");
+      lines.push(
+        "after k6: every booking the run left reserved is cancelled (reservation cleanup); one that cannot be fails",
+      );
     } else {
-      lines.push("after k6: bookings are left as the scenarios leave them (a test environment: its hooks can reset it)");
+      lines.push(
+        "after k6: bookings are left as the scenarios leave them (a test environment: its hooks can reset it)",
+      );
     }
   }
   for (const extension of plan.extensions) {
