@@ -1,5 +1,5 @@
 /** Bundles scenarios with esbuild (options in esbuild.config.ts) and lists the scenarios there are. */
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
 import { K6_BUNDLE_DIR, k6BuildOptions } from "../../esbuild.config.ts";
@@ -49,11 +49,22 @@ export async function scenarioNamed(name: string): Promise<ScenarioInfo> {
 export async function bundleScenarios(names?: readonly string[]): Promise<Map<string, string>> {
   const scenarios = names ? await Promise.all(names.map(scenarioNamed)) : await listScenarios();
   const outdir = path.join(REPO_ROOT, K6_BUNDLE_DIR);
-  await build({
+  const built = await build({
     ...k6BuildOptions,
     absWorkingDir: REPO_ROOT,
     outdir,
     entryPoints: scenarios.map((s) => s.source),
+    write: false,
   });
+  // Written whole and renamed into place: another harness run from the same checkout may be starting k6 on the
+  // same bundle, and a file rewritten under it reads as an I/O error (k6 exit 255).
+  await mkdir(outdir, { recursive: true });
+  await Promise.all(
+    built.outputFiles.map(async (file) => {
+      const partial = `${file.path}.${String(process.pid)}.partial`;
+      await writeFile(partial, file.contents);
+      await rename(partial, file.path);
+    }),
+  );
   return new Map(scenarios.map((s) => [s.name, path.join(outdir, `${s.name}.js`)]));
 }
