@@ -65,7 +65,8 @@ export async function runWithoutHooks(
     for (const { uuid } of await reservedOf(service.deployment.apiUrl, key)) {
       const detail = await detailOf(service.deployment.apiUrl, key, uuid);
       if (detail.cancellationRequestStatus !== "pending")
-        leftReserved.push(`${uuid} ${String(detail.partnerReference)}`);
+        // Its reference and when it was made say which part of the run made it (spec 2.8: partner_reference).
+        leftReserved.push(`${uuid} ${String(detail.partner_reference)} created ${String(detail.createdAt)}`);
     }
   }
   return { result, leftReserved, keys: [...service.keys] };
