@@ -4,11 +4,17 @@
  * fails the rule with the answer as evidence; and every booking a judge made is cancelled when it returns.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import http from "k6/http";
 import { ApiClient } from "../../lib/k6/client.ts";
 import type { K6Config } from "../../lib/k6/config.ts";
 import { BOOKING_JUDGES, errorEnvelopeProblem, initialStatusProblem } from "../../lib/k6/conformance/booking-rules.ts";
-import type { ConformanceContext, FoundProductType, RawAnswer, Verdict } from "../../lib/k6/conformance/judge.ts";
+import {
+  type ConformanceContext,
+  type FoundProductType,
+  type RawAnswer,
+  type Verdict,
+  sendRaw,
+  type RawRequest,
+} from "../../lib/k6/conformance/judge.ts";
 import { k6State, type ShimResponse } from "../shims/k6-state.ts";
 
 const BASE = "http://127.0.0.1:9";
@@ -204,19 +210,9 @@ const TYPE: FoundProductType = {
   requiredOptions: [],
 };
 
-function raw(request: Parameters<ConformanceContext["raw"]>[0]): RawAnswer {
-  const headers: Record<string, string> = { ...request.headers };
-  const key = request.key === undefined ? KEY : request.key;
-  if (key !== null) headers["X-Authorization"] = key;
-  const res = http.request(request.method, `${BASE}${request.path}`, request.body ?? null, { headers });
-  const text = typeof res.body === "string" ? res.body : "";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, header: (name) => res.headers[name], text, json: parsed };
+/** Raw requests as the conformance scenario sends them (sendRaw), the key unless told otherwise. */
+function raw(request: RawRequest): RawAnswer {
+  return sendRaw(BASE, KEY, request);
 }
 
 function contextOn(api: FakeApi, productTypes: FoundProductType[] = [TYPE]): ConformanceContext {

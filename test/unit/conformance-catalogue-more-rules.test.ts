@@ -3,7 +3,6 @@
  * every judge passes; with one thing broken the way a reference defect breaks it, that rule's judge fails with
  * evidence and no other judge does.
  */
-import http from "k6/http";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../lib/k6/client.ts";
 import { loadConfig } from "../../lib/k6/config.ts";
@@ -18,12 +17,13 @@ import {
   versionPrefixProblem,
   voucherValidityProblem,
 } from "../../lib/k6/conformance/catalogue-more-rules.ts";
-import type {
-  ConformanceContext,
-  FoundProductType,
-  RawAnswer,
-  RawRequest,
-  Verdict,
+import {
+  type ConformanceContext,
+  type FoundProductType,
+  type RawAnswer,
+  type Verdict,
+  sendRaw,
+  type RawRequest,
 } from "../../lib/k6/conformance/judge.ts";
 import { k6State, type ShimResponse } from "../shims/k6-state.ts";
 
@@ -279,21 +279,9 @@ function service(method: string, url: string, body: string | null, params: { hea
   return error(404, "not_found", path);
 }
 
-/** Raw requests as the conformance scenario sends them: through k6's http, the key unless told otherwise. */
+/** Raw requests as the conformance scenario sends them (sendRaw), the key unless told otherwise. */
 function raw(request: RawRequest): RawAnswer {
-  const headers: Record<string, string> = {};
-  const key = request.key === undefined ? KEY : request.key;
-  if (key !== null) headers["X-Authorization"] = key;
-  const res = http.request(request.method, `${BASE}${request.path}`, null, { headers });
-  const text = typeof res.body === "string" ? res.body : "";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const lower = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { status: res.status, header: (name) => lower[name.toLowerCase()], text, json: parsed };
+  return sendRaw(BASE, KEY, request);
 }
 
 const TYPE_FOUND: FoundProductType = {

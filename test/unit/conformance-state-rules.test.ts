@@ -5,10 +5,16 @@
  * reserved without a cancellation request.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import http from "k6/http";
 import { ApiClient } from "../../lib/k6/client.ts";
 import type { K6Config } from "../../lib/k6/config.ts";
-import type { ConformanceContext, FoundProductType, RawAnswer, Verdict } from "../../lib/k6/conformance/judge.ts";
+import {
+  type ConformanceContext,
+  type FoundProductType,
+  type RawAnswer,
+  type Verdict,
+  sendRaw,
+  type RawRequest,
+} from "../../lib/k6/conformance/judge.ts";
 import { STATE_JUDGES } from "../../lib/k6/conformance/state-rules.ts";
 import { k6State, type ShimResponse } from "../shims/k6-state.ts";
 
@@ -311,19 +317,9 @@ class FakeApi {
   }
 }
 
-function raw(request: Parameters<ConformanceContext["raw"]>[0]): RawAnswer {
-  const headers: Record<string, string> = { ...request.headers };
-  const key = request.key === undefined ? KEY : request.key;
-  if (key !== null) headers["X-Authorization"] = key;
-  const res = http.request(request.method, `${BASE}${request.path}`, request.body ?? null, { headers });
-  const text = typeof res.body === "string" ? res.body : "";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, header: (name) => res.headers[name], text, json: parsed };
+/** Raw requests as the conformance scenario sends them (sendRaw), the key unless told otherwise. */
+function raw(request: RawRequest): RawAnswer {
+  return sendRaw(BASE, KEY, request);
 }
 
 function contextOn(

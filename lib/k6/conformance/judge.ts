@@ -4,7 +4,8 @@
  * OPTIONS, no key, a bad key, a malformed body) and returns its verdict. A judge sends few requests, at the
  * scenario's low rate; it never decides a rule from another rule's answer.
  */
-import { isRecord } from "../../contract/index.ts";
+import http from "k6/http";
+import { HEADERS, isRecord } from "../../contract/index.ts";
 import type { ControlProductType } from "../../contract/hot-set.ts";
 import type { ApiClient, ApiResponse } from "../client.ts";
 import type { K6Config } from "../config.ts";
@@ -88,4 +89,30 @@ export function unusable(method: string, path: string, res: ApiResponse<unknown>
 /** The product type a rule asks about when any will do: the first setup found. */
 export function firstType(ctx: ConformanceContext): FoundProductType | undefined {
   return ctx.productTypes[0];
+}
+
+/**
+ * Sends a request the typed client does not make (ConformanceContext.raw): the scenario's, and the judges' tests'
+ * through the k6 shims, so both send it the same way.
+ */
+export function sendRaw(baseUrl: string, key: string, request: RawRequest, timeout = "10s"): RawAnswer {
+  const headers: Record<string, string> = { Accept: "application/json", ...request.headers };
+  const sent = request.key === undefined ? key : request.key;
+  if (sent !== null) headers[HEADERS.auth] = sent;
+  // One tag for every raw request: their paths hold uuids, which would make a metric series each.
+  const res = http.request(request.method, `${baseUrl}${request.path}`, request.body ?? null, {
+    headers,
+    timeout,
+    tags: { name: "conformance raw request" },
+    responseCallback: http.expectedStatuses({ min: 100, max: 599 }),
+  });
+  const text = typeof res.body === "string" ? res.body : "";
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    json = undefined;
+  }
+  const lower = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return { status: res.status, header: (name) => lower[name.toLowerCase()], text, json };
 }

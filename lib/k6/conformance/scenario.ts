@@ -5,10 +5,9 @@
  * the test hooks on a run without them, or that has no judge, is logged as not judged with why (the harness reports
  * it as a skip, which fails the run unless --allow-skips): never passed.
  */
-import http from "k6/http";
 import type { Options } from "k6/options";
 import { CONFORMANCE_RULES, type ConformanceRule } from "../../contract/conformance-rules.ts";
-import { CHECK_NOT_JUDGED_MARKER, HEADERS, addDays, todayUtc, type CheckNotJudged } from "../../contract/index.ts";
+import { CHECK_NOT_JUDGED_MARKER, addDays, todayUtc, type CheckNotJudged } from "../../contract/index.ts";
 import { HOT_SET_WALK } from "../../contract/hot-set.ts";
 import { expectThat } from "../checks.ts";
 import { loadConfig } from "../config.ts";
@@ -16,7 +15,7 @@ import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient } from "../hooks-client.ts";
 import { rateCapOption } from "../options.ts";
 import { partnerClient, setupClient } from "../partner.ts";
-import type { ConformanceContext, FoundProductType, RawAnswer, RawRequest, Verdict } from "./judge.ts";
+import { sendRaw, type ConformanceContext, type FoundProductType, type Verdict } from "./judge.ts";
 import { JUDGES } from "./judges.ts";
 
 const config = loadConfig(__ENV);
@@ -58,36 +57,6 @@ export function setup(): Setup {
   };
 }
 
-function rawRequest(request: RawRequest, key: string): RawAnswer {
-  const headers: Record<string, string> = { Accept: "application/json", ...request.headers };
-  const sent = request.key === undefined ? key : request.key;
-  if (sent !== null) headers[HEADERS.auth] = sent;
-  // One tag for every raw request: their paths hold uuids, which would make a metric series each.
-  const res = http.request(request.method, `${config.baseUrl}${request.path}`, request.body ?? null, {
-    headers,
-    timeout: config.requestTimeout,
-    tags: { name: "conformance raw request" },
-    responseCallback: http.expectedStatuses({ min: 100, max: 599 }),
-  });
-  const text = typeof res.body === "string" ? res.body : "";
-  let json: unknown;
-  try {
-    json = JSON.parse(text) as unknown;
-  } catch {
-    json = undefined;
-  }
-  return {
-    status: res.status,
-    header: (name) => {
-      const wanted = name.toLowerCase();
-      for (const [k, v] of Object.entries(res.headers)) if (k.toLowerCase() === wanted) return v;
-      return undefined;
-    },
-    text,
-    json,
-  };
-}
-
 function notJudged(rule: ConformanceRule, reason: string): void {
   const payload: CheckNotJudged = { check: checkNameOf(rule), reason };
   console.warn(`${CHECK_NOT_JUDGED_MARKER}${JSON.stringify(payload)}`);
@@ -113,7 +82,7 @@ export default function conformance(data: Setup): void {
   const ctx: ConformanceContext = {
     config,
     client,
-    raw: (request) => rawRequest(request, key),
+    raw: (request) => sendRaw(config.baseUrl, key, request, config.requestTimeout),
     productTypes: data.productTypes,
     probeDate: addDays(todayUtc(), PROBE_DAYS),
     hooks: config.control !== undefined,
