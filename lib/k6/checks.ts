@@ -19,6 +19,7 @@ import {
   type KeySet,
   type ResponseShape,
 } from "../contract/index.ts";
+import { noCacheProblem, weekdayMatches, weekdayOf } from "./answer-rules.ts";
 import type { ApiResponse } from "./client.ts";
 
 const MAX_REPORTED_PER_VU = 100;
@@ -391,51 +392,6 @@ const DATE_KEYS: Partial<Record<EndpointName, readonly string[]>> = {
   priceListDate: ["date"],
 };
 
-/** The reference's weekday format (service/dates.ts): the English name, by JavaScript's getUTCDay(). */
-const WEEKDAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
-const DATE_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * Weekday names of the dates seen, by date: a calendar's dates repeat across answers, so most are one property read.
- * Bounded, since product validity dates are many.
- */
-let weekdayByDate: Record<string, string> = Object.create(null) as Record<string, string>;
-let datesKnown = 0;
-const DATES_KNOWN_MAX = 4096;
-
-/** The weekday of a YYYY-MM-DD calendar date, or undefined when the value is not one (2030-02-30 is not). */
-export function weekdayOf(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const known = weekdayByDate[value];
-  if (known !== undefined) return known;
-  if (!DATE_FORMAT.test(value)) return undefined;
-  const y = Number(value.slice(0, 4));
-  const m = Number(value.slice(5, 7)) - 1;
-  const d = Number(value.slice(8, 10));
-  const date = new Date(Date.UTC(y, m, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m || date.getUTCDate() !== d) return undefined;
-  const name = WEEKDAY_NAMES[date.getUTCDay()] as string;
-  if (datesKnown >= DATES_KNOWN_MAX) {
-    weekdayByDate = Object.create(null) as Record<string, string>;
-    datesKnown = 0;
-  }
-  weekdayByDate[value] = name;
-  datesKnown++;
-  return name;
-}
-
-/**
- * Whether a weekday names the date's: the reference's English name; no page fixes the format, so its case and its
- * three-letter abbreviation (Mon) are taken as the same day.
- */
-export function weekdayMatches(weekday: unknown, name: string): boolean {
-  if (weekday === name) return true;
-  if (typeof weekday !== "string") return false;
-  const given = weekday.trim().toLowerCase();
-  const expected = name.toLowerCase();
-  return given === expected || given === expected.slice(0, 3);
-}
-
 /**
  * Problems of one record of a success's data, into [dates problem, weekday problem]: `index` is the item's in a list,
  * -1 for a detail's data. A date is read once for both rules, and where it is named only on failure: the loop runs
@@ -521,38 +477,6 @@ function linksSelfProblem(res: ApiResponse<unknown>): string | undefined {
   if (self) return undefined;
   const rels = links.map((link) => (link as { rel: string }).rel).join(", ");
   return `${where}: no self among the links' rels (${rels || "no links"})`;
-}
-
-/**
- * Cache-Control directives that keep a cache from reusing an answer without asking the service. A no-cache naming
- * fields (no-cache="Set-Cookie") does not: it holds back only those fields.
- */
-const NOT_REUSED = /(?:^|,)\s*(?:no-store|no-cache|max-age\s*=\s*"?0+"?)\s*(?=,|$)/i;
-
-/**
- * Spec 2.6: the single-date result "must not be cached". A missing Cache-Control fails too: HTTP lets any cache store
- * a 200 to GET without one and reuse it for a heuristic freshness time (RFC 9111, 4.2.2), and the reference says
- * no-store on every single-date answer (service/api/prices.ts). Expires is read by HTTP/1.0 caches that do not know
- * Cache-Control, so one in the future, by the answer's own Date, fails as well.
- */
-export function noCacheProblem(res: ApiResponse<unknown>): string | undefined {
-  const cacheControl = res.header("Cache-Control");
-  if (cacheControl === undefined) {
-    return `${res.endpoint}: no Cache-Control header, so HTTP caches may keep the answer (RFC 9111 4.2.2); expected no-store, no-cache or max-age=0`;
-  }
-  if (!NOT_REUSED.test(cacheControl)) {
-    return `${res.endpoint}: Cache-Control is "${cacheControl}", expected no-store, no-cache or max-age=0`;
-  }
-  const expires = res.header("Expires");
-  if (expires === undefined) return undefined;
-  const expiresMs = Date.parse(expires);
-  // An Expires that is no date means already expired (RFC 9111 5.3).
-  if (!Number.isFinite(expiresMs)) return undefined;
-  const date = res.header("Date");
-  const dateMs = date === undefined ? NaN : Date.parse(date);
-  const nowMs = Number.isFinite(dateMs) ? dateMs : Date.now();
-  if (expiresMs <= nowMs) return undefined;
-  return `${res.endpoint}: Expires is ${Math.round((expiresMs - nowMs) / 1000)} s after the answer's Date, expected none in the future`;
 }
 
 /**

@@ -6,7 +6,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../lib/k6/client.ts";
 import type { K6Config } from "../../lib/k6/config.ts";
-import { BOOKING_JUDGES, errorEnvelopeProblem, initialStatusProblem } from "../../lib/k6/conformance/booking-rules.ts";
+import { initialStatusProblem } from "../../lib/k6/answer-rules.ts";
+import { BOOKING_JUDGES, errorEnvelopeProblem } from "../../lib/k6/conformance/booking-rules.ts";
 import {
   type ConformanceContext,
   type FoundProductType,

@@ -7,16 +7,15 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../lib/k6/client.ts";
 import { loadConfig } from "../../lib/k6/config.ts";
 import {
-  CATALOGUE_MORE_JUDGES,
   camelCaseProblem,
-  configItemsProblem,
   datesProblem,
   timeslotsMarkProblem,
   timeslotsProblem,
   uuidsProblem,
   versionPrefixProblem,
   voucherValidityProblem,
-} from "../../lib/k6/conformance/catalogue-more-rules.ts";
+} from "../../lib/k6/answer-rules.ts";
+import { CATALOGUE_MORE_JUDGES, configItemsProblem } from "../../lib/k6/conformance/catalogue-more-rules.ts";
 import {
   type ConformanceContext,
   type FoundProductType,

@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { PRODUCT_DETAIL_KEYS, PRODUCT_TYPE_DETAIL_KEYS } from "../../lib/contract/index.ts";
 import { ApiClient } from "../../lib/k6/client.ts";
 import { loadConfig } from "../../lib/k6/config.ts";
-import { CATALOGUE_JUDGES, addMonths, weekdayProblem } from "../../lib/k6/conformance/catalogue-rules.ts";
+import { weekdayProblem } from "../../lib/k6/answer-rules.ts";
+import { CATALOGUE_JUDGES, addMonths } from "../../lib/k6/conformance/catalogue-rules.ts";
 import {
   passed,
   type ConformanceContext,

@@ -13,6 +13,7 @@ import {
   isRecord,
   type BookingRequest,
 } from "../../contract/index.ts";
+import { initialStatusProblem } from "../answer-rules.ts";
 import type { ApiResponse, Json } from "../client.ts";
 import {
   answerEvidence,
@@ -77,16 +78,6 @@ export function errorEnvelopeProblem(status: number, contentType: string, body: 
   const timestamp = body.timestamp as unknown;
   if (typeof timestamp !== "string" || !ISO_TIMESTAMP.test(timestamp)) return "no ISO 8601 `timestamp`";
   return undefined;
-}
-
-/**
- * What is wrong with a create answer against spec 3 (a new booking starts `reserved`); undefined when it is right or
- * was no 2xx. Needs no request of its own: cheap enough for every booking a load scenario creates.
- */
-export function initialStatusProblem(created: ApiResponse<Json>): string | undefined {
-  if (created.status < 200 || created.status > 299) return undefined;
-  const status = created.data?.status;
-  return status === "reserved" ? undefined : `the new booking's status is ${JSON.stringify(status)}, not "reserved"`;
 }
 
 /** A tag unique to this judge's call, for partner references and customer data nobody else uses. */

@@ -6,8 +6,18 @@
  * reference service that breaks it alone (test/service/conformance-catalogue-more-defects.test.ts).
  */
 import { ERROR_CODES, PAGINATION, addDays, isErrorEnvelope, isRecord, todayUtc } from "../../contract/index.ts";
-import { UUID_PATTERN } from "../../contract/schema.ts";
-import { reportFinding, weekdayOf } from "../checks.ts";
+import {
+  bookableSlot,
+  camelCaseProblem,
+  datesProblem,
+  paginationProblem,
+  timeslotsMarkProblem,
+  timeslotsProblem,
+  uuidsProblem,
+  versionPrefixProblem,
+  voucherValidityProblem,
+} from "../answer-rules.ts";
+import { reportFinding } from "../checks.ts";
 import type { ApiResponse } from "../client.ts";
 import { HooksClient } from "../hooks-client.ts";
 import {
@@ -23,9 +33,6 @@ import {
   type Verdict,
 } from "./judge.ts";
 
-const UUID = new RegExp(UUID_PATTERN);
-/** HH:MM of a real time of day (docs/contract-gaps.md, Formats), stricter than the schema's shape alone. */
-const TIMESLOT = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** A UUID no resource has. */
 const NO_SUCH_UUID = "00000000-0000-4000-8000-000000000000";
 const NO_TYPE = "setup found no product type to ask about";
@@ -65,62 +72,6 @@ function judgeAnswers(
     if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
   }
   return passed;
-}
-
-/** Every value of a JSON value whose key passes `wanted`, however deep, with where it sits. */
-function valuesOf(
-  value: unknown,
-  wanted: (key: string) => boolean,
-  where = "",
-  into: [where: string, value: unknown][] = [],
-  depth = 0,
-): [where: string, value: unknown][] {
-  if (depth > 8) return into;
-  if (Array.isArray(value))
-    (value as unknown[]).forEach((v, i) => valuesOf(v, wanted, `${where}[${i}]`, into, depth + 1));
-  else if (isRecord(value))
-    for (const [k, v] of Object.entries(value)) {
-      const at = where === "" ? k : `${where}.${k}`;
-      if (wanted(k)) into.push([at, v]);
-      valuesOf(v, wanted, at, into, depth + 1);
-    }
-  return into;
-}
-
-/** docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string. */
-export function uuidsProblem(body: unknown): Problem {
-  for (const [where, value] of valuesOf(body, (k) => k === "uuid" || k.endsWith("Uuid"))) {
-    if (typeof value !== "string" || !UUID.test(value))
-      return `${where} is ${JSON.stringify(value ?? null)}, not a UUID`;
-  }
-  return undefined;
-}
-
-/** The keys whose values are dates (docs/contract-gaps.md, Formats); voucherValidity's are judged by 2.6. */
-const DATE_KEYS = new Set(["date", "validFrom", "validThrough"]);
-
-/** docs/contract-gaps.md (Formats): every date is YYYY-MM-DD and a real calendar date. */
-export function datesProblem(body: unknown): Problem {
-  for (const [where, value] of valuesOf(body, (k) => DATE_KEYS.has(k))) {
-    if (where.includes("voucherValidity")) continue;
-    if (weekdayOf(value) === undefined) return `${where} is ${JSON.stringify(value ?? null)}, not a YYYY-MM-DD date`;
-  }
-  return undefined;
-}
-
-/** docs/contract-gaps.md (Formats): every timeslot is HH:MM. */
-export function timeslotsProblem(body: unknown): Problem {
-  for (const [where, value] of valuesOf(body, (k) => k === "timeslot")) {
-    if (typeof value !== "string" || !TIMESLOT.test(value))
-      return `${where} is ${JSON.stringify(value ?? null)}, not an HH:MM timeslot`;
-  }
-  const data = isRecord(body) ? body.data : undefined;
-  for (const [where, value] of valuesOf(data, (k) => k === "timeslots")) {
-    if (!Array.isArray(value)) continue;
-    const bare = (value as unknown[]).find((s) => typeof s === "string" && !TIMESLOT.test(s));
-    if (bare !== undefined) return `${where} holds ${JSON.stringify(bare)}, not an HH:MM timeslot`;
-  }
-  return undefined;
 }
 
 const uuids: Judge = (ctx) => {
@@ -188,22 +139,6 @@ const notFound: Judge = (ctx) => {
   return passed;
 };
 
-const PAGINATION_KEYS = ["total", "count", "per_page", "current_page", "total_pages"] as const;
-
-/** docs/contract-gaps.md (Lists and pagination): the five numbers of a list's pagination, whole and non-negative. */
-export function paginationProblem(body: Record<string, unknown>): Problem {
-  const meta = body.meta;
-  const pagination = isRecord(meta) ? meta.pagination : undefined;
-  if (!Array.isArray(body.data) || !isRecord(pagination) || !Array.isArray(body.links))
-    return "not a list envelope {data: [...], meta: {pagination}, links}";
-  for (const key of PAGINATION_KEYS) {
-    const n = pagination[key];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0)
-      return `meta.pagination.${key} is ${JSON.stringify(n ?? null)}, not a whole non-negative number`;
-  }
-  return undefined;
-}
-
 function detailProblem(body: Record<string, unknown>): Problem {
   return isRecord(body.data) && Array.isArray(body.links) && !("meta" in body)
     ? undefined
@@ -262,21 +197,6 @@ const paginationParams: Judge = (ctx) => {
   }
   return passed;
 };
-
-/** Spec 9: every href of every `links` is under the base URL's /v2/ (relative or absolute). */
-export function versionPrefixProblem(body: unknown, baseUrl: string): Problem {
-  const base = baseUrl.replace(/\/+$/, "");
-  for (const [where, links] of valuesOf(body, (k) => k === "links")) {
-    if (!Array.isArray(links)) continue;
-    for (const l of links as unknown[]) {
-      const href = isRecord(l) ? l.href : undefined;
-      if (typeof href !== "string") continue;
-      const path = href.startsWith(base) ? href.slice(base.length) : href;
-      if (!path.startsWith("/v2/")) return `${where}: href ${JSON.stringify(href)} is not under ${base}/v2/`;
-    }
-  }
-  return undefined;
-}
 
 const versionPrefix: Judge = (ctx) => {
   const type = firstType(ctx);
@@ -365,29 +285,6 @@ const oneEntryPerDate: Judge = (ctx) => {
     ? failed(`the calendar from ${ctx.probeDate} to ${end} has ${parts.join("; ")}: GET ${base}`)
     : passed;
 };
-
-const AGE_GROUPS = ["adults", "children", "seniors"];
-
-/** Spec 2.6: voucherValidity divided by age group (an object keyed by group, or entries each naming one). */
-export function voucherValidityProblem(validity: unknown, groups: readonly string[]): Problem {
-  let named: string[];
-  if (Array.isArray(validity)) {
-    named = (validity as unknown[]).map((e) =>
-      isRecord(e)
-        ? (["ageGroup", "group", "category", "type"].map((k) => e[k]).find((v) => typeof v === "string") ?? "")
-        : "",
-    );
-  } else if (isRecord(validity)) {
-    named = Object.keys(validity);
-  } else {
-    return `voucherValidity is ${JSON.stringify(validity ?? null)}, not divided by age group`;
-  }
-  const unknown = named.filter((g) => !AGE_GROUPS.includes(g));
-  if (unknown.length)
-    return `voucherValidity names ${unknown.map((g) => JSON.stringify(g)).join(", ")}, not an age group (${AGE_GROUPS.join(", ")})`;
-  const lacking = groups.filter((g) => !named.includes(g));
-  return lacking.length ? `voucherValidity has no entry for ${lacking.join(", ")}` : undefined;
-}
 
 const voucherValidityByAge: Judge = (ctx) => {
   // The type selling the most age groups, so that most entries are asked for.
@@ -511,22 +408,6 @@ const configItems: Judge = (ctx) => {
   const problem = detailProblem(body) ?? configItemsProblem(body.data as Record<string, unknown>);
   return problem ? failed(`${problem}: ${answerEvidence("GET", "/v2/config", res)}`) : passed;
 };
-
-/** Spec 2: the snake_case keys the spec itself names (2.8, 7.1/7.2, 2.11). */
-const SNAKE_CASE_EXCEPTIONS = new Set(["partner_reference", "http_code", "same_date_timeslots", "nearby_dates"]);
-const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
-
-/** Spec 2: every key of `data` (the record, or each list item), first level, is camelCase or a named exception. */
-export function camelCaseProblem(data: unknown): Problem {
-  const records = Array.isArray(data) ? (data as unknown[]) : [data];
-  for (const [i, record] of records.entries()) {
-    if (!isRecord(record)) continue;
-    const bad = Object.keys(record).find((k) => !CAMEL_CASE.test(k) && !SNAKE_CASE_EXCEPTIONS.has(k));
-    if (bad !== undefined)
-      return `${Array.isArray(data) ? `item ${i}` : "data"} has the key ${JSON.stringify(bad)}, not camelCase`;
-  }
-  return undefined;
-}
 
 const keysCamelCase: Judge = (ctx) => {
   const type = firstType(ctx);
@@ -652,7 +533,7 @@ const realTime: Judge = (ctx) => {
       const data = isRecord(res.body) && isRecord(res.body.data) ? res.body.data : undefined;
       if (data === undefined) return undefined;
       if (data.available !== true || !type.timeslotted) return data.available;
-      return Array.isArray(data.timeslots) && (data.timeslots as unknown[]).some(openSlot);
+      return Array.isArray(data.timeslots) && (data.timeslots as unknown[]).some(bookableSlot);
     };
     let problem: Problem;
     try {
@@ -706,25 +587,6 @@ const gone: Judge = (ctx) => {
   }
   return problem ? failed(problem) : passed;
 };
-
-/** Whether a listed timeslot can be booked: a bare HH:MM, or one not marked unavailable and not down to 0 seats. */
-function openSlot(slot: unknown): boolean {
-  if (!isRecord(slot)) return typeof slot === "string";
-  return slot.available !== false && (typeof slot.remaining !== "number" || slot.remaining > 0);
-}
-
-/**
- * Spec 2.6: for a timeslotted type the timeslots mark availability: the single-date result is available exactly when
- * a timeslot it lists can be booked (a sold-out slot may be listed as such).
- */
-export function timeslotsMarkProblem(data: Record<string, unknown>): Problem {
-  const slots = Array.isArray(data.timeslots) ? (data.timeslots as unknown[]) : [];
-  const open = slots.filter(openSlot).length;
-  if (data.available === true && open === 0) return `${String(data.date)}: available, but no timeslot can be booked`;
-  if (data.available !== true && open > 0)
-    return `${String(data.date)}: not available, but ${open} timeslot(s) can be booked`;
-  return undefined;
-}
 
 /** Days of the calendar read, from today, to find a date a timeslotted type cannot be booked on. */
 const SOLD_OUT_SCAN_DAYS = 28;

@@ -15,8 +15,13 @@ import {
   diffKeys,
   isRecord,
 } from "../../contract/index.ts";
-import { CURRENCY_PATTERN, DECIMAL_PATTERN, TIMESTAMP_PATTERN } from "../../contract/schema.ts";
-import { noCacheProblem, weekdayMatches, weekdayOf } from "../checks.ts";
+import {
+  entryAvailabilityProblem,
+  moneyProblem,
+  noCacheProblem,
+  timestampProblem,
+  weekdayProblem,
+} from "../answer-rules.ts";
 import type { ApiResponse } from "../client.ts";
 import {
   answerEvidence,
@@ -32,10 +37,6 @@ import {
   type RawAnswer,
   type Verdict,
 } from "./judge.ts";
-
-const TIMESTAMP = new RegExp(TIMESTAMP_PATTERN);
-const DECIMAL = new RegExp(DECIMAL_PATTERN);
-const CURRENCY = new RegExp(CURRENCY_PATTERN);
 
 /** A language no service supports (ISO 639-1 leaves "zz" unassigned) and a key no resource has. */
 const UNKNOWN_LANGUAGE = "zz";
@@ -159,39 +160,6 @@ const productDetailKeys: Judge = (ctx) => {
     : passed;
 };
 
-/** Money anywhere in a value: every number is money not written as a decimal string; returns the first one's path. */
-function numberIn(value: unknown, where: string): string | undefined {
-  if (typeof value === "number") return `${where} is the number ${value}`;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = numberIn(value[i], `${where}[${i}]`);
-      if (found) return found;
-    }
-  } else if (isRecord(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      const found = numberIn(v, `${where}.${k}`);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-function hasDecimal(value: unknown): boolean {
-  if (typeof value === "string") return DECIMAL.test(value);
-  if (Array.isArray(value)) return value.some(hasDecimal);
-  return isRecord(value) && Object.values(value).some(hasDecimal);
-}
-
-/** docs/contract-gaps.md (Formats): money is a decimal string next to a three-letter currency code. */
-export function moneyProblem(data: Record<string, unknown>, moneyKey: string): string | undefined {
-  if (typeof data.currency !== "string" || !CURRENCY.test(data.currency))
-    return `currency is ${JSON.stringify(data.currency ?? null)}, not a three-letter code`;
-  const money = data[moneyKey];
-  const asNumber = numberIn(money, moneyKey);
-  if (asNumber) return `${asNumber}, not a decimal string`;
-  return hasDecimal(money) ? undefined : `${moneyKey} holds no decimal string: ${JSON.stringify(money ?? null)}`;
-}
-
 /** The codes GET /v2/config lists under `name`: strings, or objects with a `code` (its structure is not shown, 2.12). */
 function configCodes(body: unknown, name: "languages" | "currencies"): string[] {
   const data = isRecord(body) && isRecord(body.data) ? body.data : {};
@@ -232,12 +200,6 @@ const money: Judge = (ctx) => {
     : passed;
 };
 
-/** docs/contract-gaps.md (Formats): a timestamp is ISO 8601 in UTC (a Z, no offset) and a real time. */
-export function timestampProblem(where: string, value: unknown): string | undefined {
-  if (typeof value === "string" && TIMESTAMP.test(value) && Number.isFinite(Date.parse(value))) return undefined;
-  return `${where} is ${JSON.stringify(value ?? null)}, not an ISO 8601 time in UTC`;
-}
-
 const timestamps: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
@@ -256,18 +218,6 @@ const timestamps: Judge = (ctx) => {
   );
   return errorProblem ? failed(`${errorProblem}: ${evidence("GET", ENDPOINTS.config.path, refused)}`) : passed;
 };
-
-/**
- * Spec 2.5: an entry's weekday is its date's, judged as the shared checks judge it under load (weekdayOf,
- * weekdayMatches in checks.ts: the English name, any case, or its first three letters), so the two cannot disagree.
- */
-export function weekdayProblem(entry: Record<string, unknown>): string | undefined {
-  const name = weekdayOf(entry.date);
-  if (name === undefined) return `date ${JSON.stringify(entry.date ?? null)} is not a YYYY-MM-DD date`;
-  return weekdayMatches(entry.weekday, name)
-    ? undefined
-    : `${String(entry.date)} is a ${name}, the entry says ${JSON.stringify(entry.weekday ?? null)}`;
-}
 
 /** The calendar of `days` days from the probe date. */
 function calendar(
@@ -324,30 +274,6 @@ const weekdayMatchesDate: Judge = (ctx) => {
   if (type === undefined) return notJudged(NO_TYPE);
   return judgeEntries(ctx, type, 7, weekdayProblem);
 };
-
-/** Whether a listed timeslot can be booked: present, not marked unavailable, not down to 0 seats. */
-function bookableSlot(slot: unknown): boolean {
-  if (!isRecord(slot)) return typeof slot === "string";
-  return slot.available !== false && (typeof slot.remaining !== "number" || slot.remaining > 0);
-}
-
-/**
- * Spec 2.5, 2.6: `available` is a boolean; an available date has prices; for a timeslotted type the timeslots mark
- * availability (available exactly when one of them can be booked), and a type without timeslots lists none.
- */
-export function entryAvailabilityProblem(entry: Record<string, unknown>, timeslotted: boolean): string | undefined {
-  const date = String(entry.date);
-  if (typeof entry.available !== "boolean")
-    return `${date}: available is ${JSON.stringify(entry.available ?? null)}, not a boolean`;
-  if (entry.available && !(isRecord(entry.prices) && Object.keys(entry.prices).length > 0))
-    return `${date}: available without prices (${JSON.stringify(entry.prices ?? null)})`;
-  const slots: unknown[] = Array.isArray(entry.timeslots) ? (entry.timeslots as unknown[]) : [];
-  if (!timeslotted) return slots.length ? `${date}: a type without timeslots lists ${slots.length}` : undefined;
-  const open = slots.filter(bookableSlot).length;
-  if (entry.available && open === 0) return `${date}: available with no bookable timeslot listed`;
-  if (!entry.available && open > 0) return `${date}: not available with ${open} bookable timeslot(s) listed`;
-  return undefined;
-}
 
 const availableConsistent: Judge = (ctx) => {
   const type = richestType(ctx);
