@@ -228,6 +228,8 @@ export function getBooking(ctx: ApiContext): Reply {
     const { salutation: _dropped, ...customer } = b.customer;
     detail.customer = customer;
   }
+  // v1's name of adults kept beside it on the read path.
+  if (ctx.state.defects.on("conformance-booking-detail-has-guests")) detail.guests = b.adults;
   return { status: 200, body: { data: detail, links: bookingLinks(b) } };
 }
 
@@ -265,6 +267,8 @@ export function listBookings(ctx: ApiContext): Reply {
     list.slice(s, e).map((b) => {
       const item = listItem(b);
       if (ctx.state.defects.on("conformance-list-status-upper-case")) item.status = b.status.toUpperCase();
+      if (ctx.state.defects.on("conformance-booking-list-has-partner-reference"))
+        item.partner_reference = b.partnerReference;
       return item;
     }),
   );
@@ -290,11 +294,14 @@ export function listVouchers(ctx: ApiContext): Reply {
   if (ctx.state.defects.on("conformance-unknown-booking-vouchers-empty") && !ctx.state.bookings.store.byUuid.has(uuid))
     return { status: 200, body: { data: [], links: [link("self", ctx.path)] } };
   const b = own(ctx, uuid);
+  // conformance-voucher-has-booking-uuid: each file with its booking's uuid, a key of the data model.
+  const withBookingUuid = ctx.state.defects.on("conformance-voucher-has-booking-uuid");
   return {
     status: 200,
     body: {
       data: b.vouchers.map((v) => ({
         uuid: v.uuid,
+        ...(withBookingUuid ? { bookingUuid: b.uuid } : {}),
         generatedAt: iso(v.generatedAt),
         downloadedAt: v.downloadedAt === null ? null : iso(v.downloadedAt),
         links: [link("file", `/v2/bookings/${b.uuid}/vouchers/${v.uuid}/file`)],

@@ -154,12 +154,19 @@ export function listProducts(ctx: ApiContext): Reply {
         (city === "" || p.city.slug === city),
     );
   }
+  // conformance-product-list-has-description: each item with the detail's description, past the cache.
+  const withDescription = state.defects.on("conformance-product-list-has-description");
   // Hot path: list items are serialised once per (product, language) and spliced into the envelope as text.
   const { data, ...rest } = listEnvelope(ctx.path, query, list.length, page, (start, end) => {
     const out: string[] = [];
     for (let i = start; i < end; i++) {
       const p = list[i];
-      if (p !== undefined) out.push(listItemJson(state, p, language));
+      if (p === undefined) continue;
+      out.push(
+        withDescription
+          ? JSON.stringify({ ...productListItem(state.catalogue, p, language), description: p.description })
+          : listItemJson(state, p, language),
+      );
     }
     return out;
   });
@@ -193,8 +200,12 @@ export function listProductTypes(ctx: ApiContext): Reply {
   const p = findProduct(ctx.state, param(ctx, "uuid"));
   const types = p.productTypes.filter((t) => t.available);
   const page = parsePage(ctx.query);
+  // conformance-type-summary-has-product-uuid: each summary with its product's uuid, a key of the data model.
+  const withProductUuid = ctx.state.defects.on("conformance-type-summary-has-product-uuid");
   const body = listEnvelope(ctx.path, ctx.query, types.length, page, (s, e) =>
-    types.slice(s, e).map(productTypeSummary),
+    types
+      .slice(s, e)
+      .map((t) => (withProductUuid ? { ...productTypeSummary(t), productUuid: p.uuid } : productTypeSummary(t))),
   );
   if (ctx.state.defects.on("conformance-product-types-total-zero")) body.meta.pagination.total = 0;
   return { status: 200, body };
@@ -205,6 +216,11 @@ export function getProductType(ctx: ApiContext): Reply {
   const fields = fieldsOf(ctx, PRODUCT_TYPE_DETAIL_KEYS);
   const t = findProductType(ctx.state, param(ctx, "uuid"));
   const data = pickFields(productTypeDetail(t, language), fields);
+  // The whole detail only: a sparse one (fields) keeps to what was asked, so only the key-set rule breaks.
+  if (fields === undefined && ctx.state.defects.on("conformance-type-detail-has-min-adults")) {
+    data.minAdults = t.minPax;
+    data.maxAdults = t.maxPax;
+  }
   if (ctx.state.defects.on("conformance-type-title-differs") && "title" in data)
     data.title = `${t.product.title}: ${t.title}`;
   return { status: 200, body: { data, links: self(ctx) } };

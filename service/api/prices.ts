@@ -41,18 +41,22 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
   const open = dayOpen(state, t, day);
   const date = formatDay(day);
   let available = false;
+  /** The day's free seats, over its timeslots (conformance-single-date-has-remaining). */
+  let seats = 0;
   const timeslots: { timeslot: string; available: boolean; remaining: number }[] = [];
   if (t.timeslots.length > 0) {
     for (let i = 0; i < t.timeslots.length; i++) {
       const remaining = open ? remainingOf(state, t, day, i, withValidity) : 0;
       if (remaining > 0) available = true;
+      seats += remaining;
       const timeslot = t.timeslots[i] ?? "";
       // conformance-timeslot-seconds: the calendar's (withValidity false) timeslots as HH:MM:SS.
       const written = !withValidity && state.defects.on("conformance-timeslot-seconds") ? `${timeslot}:00` : timeslot;
       timeslots.push({ timeslot: written, available: remaining > 0, remaining });
     }
   } else {
-    available = open && remainingOf(state, t, day, 0, withValidity) > 0;
+    seats = open ? remainingOf(state, t, day, 0, withValidity) : 0;
+    available = seats > 0;
   }
   // conformance-single-date-available-by-timeslots: the single-date result takes listed timeslots for availability.
   if (withValidity && timeslots.length > 0 && state.defects.on("conformance-single-date-available-by-timeslots"))
@@ -72,13 +76,15 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
         : timeslots,
     options: renderOptions(t),
   };
-  if (withValidity) {
+  // conformance-calendar-has-voucher-validity: the calendar's entries carry the single-date result's voucherValidity.
+  if (withValidity || (calendar && defects.on("conformance-calendar-has-voucher-validity"))) {
     const validity = { validFrom: date, validUntil: formatDay(day + 30) };
     const voucherValidity: Record<string, unknown> = { adults: validity };
     if (t.allowChildren) voucherValidity.children = validity;
     if (t.allowSeniors) voucherValidity.seniors = validity;
     result.voucherValidity = defects.on("conformance-voucher-validity-flat") ? validity : voucherValidity;
   }
+  if (withValidity && defects.on("conformance-single-date-has-remaining")) result.remaining = seats;
   result.links = [
     link("self", `/v2/product-types/${t.uuid}/price-lists/${date}`),
     link("product-type", `/v2/product-types/${t.uuid}`),

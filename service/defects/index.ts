@@ -73,6 +73,14 @@ import conformanceBookingCheckKept from "./conformance-booking-check-kept.ts";
 import conformanceConfirmFailureAs409 from "./conformance-confirm-failure-as-409.ts";
 import conformanceWaitingDecidedBackToReserved from "./conformance-waiting-decided-back-to-reserved.ts";
 import conformanceCancelKeepsSeats from "./conformance-cancel-keeps-seats.ts";
+import conformanceProductListHasDescription from "./conformance-product-list-has-description.ts";
+import conformanceTypeSummaryHasProductUuid from "./conformance-type-summary-has-product-uuid.ts";
+import conformanceTypeDetailHasMinAdults from "./conformance-type-detail-has-min-adults.ts";
+import conformanceCalendarHasVoucherValidity from "./conformance-calendar-has-voucher-validity.ts";
+import conformanceSingleDateHasRemaining from "./conformance-single-date-has-remaining.ts";
+import conformanceBookingListHasPartnerReference from "./conformance-booking-list-has-partner-reference.ts";
+import conformanceBookingDetailHasGuests from "./conformance-booking-detail-has-guests.ts";
+import conformanceVoucherHasBookingUuid from "./conformance-voucher-has-booking-uuid.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -176,6 +184,14 @@ export const DEFECTS = [
   conformanceConfirmFailureAs409,
   conformanceWaitingDecidedBackToReserved,
   conformanceCancelKeepsSeats,
+  conformanceProductListHasDescription,
+  conformanceTypeSummaryHasProductUuid,
+  conformanceTypeDetailHasMinAdults,
+  conformanceCalendarHasVoucherValidity,
+  conformanceSingleDateHasRemaining,
+  conformanceBookingListHasPartnerReference,
+  conformanceBookingDetailHasGuests,
+  conformanceVoucherHasBookingUuid,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,

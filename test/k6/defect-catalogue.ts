@@ -189,4 +189,12 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-confirm-failure-as-409": { by: ["gaps-error-422-prices-mismatch"] },
   "conformance-waiting-decided-back-to-reserved": { by: ["gaps-states-waiting-decided"] },
   "conformance-cancel-keeps-seats": { by: ["gaps-states-cancelled"] },
+  "conformance-product-list-has-description": { by: ["2.1-product-list-keys"] },
+  "conformance-type-summary-has-product-uuid": { by: ["2.3-product-type-summary-keys"] },
+  "conformance-type-detail-has-min-adults": { by: ["2.4-product-type-detail-keys"] },
+  "conformance-calendar-has-voucher-validity": { by: ["2.5-price-list-entry-keys"] },
+  "conformance-single-date-has-remaining": { by: ["2.6-single-date-keys"] },
+  "conformance-booking-list-has-partner-reference": { by: ["2.7-booking-list-keys"] },
+  "conformance-booking-detail-has-guests": { by: ["2.8-booking-detail-keys"] },
+  "conformance-voucher-has-booking-uuid": { by: ["2.9-voucher-keys"] },
 };
