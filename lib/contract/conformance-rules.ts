@@ -23,7 +23,11 @@ export interface ConformanceRule {
   check: string;
   /** The lowest coverage level that can judge it: through the public API alone, or with the required test hooks. */
   level: RuleLevel;
-  /** Cheap enough to check on every answer under load: a header or a key of an answer the traffic gets anyway, no extra request. */
+  /**
+   * Cheap enough to check on the answers under load: a header or the keys and values of one answer the traffic gets
+   * anyway, no extra request. The traffic scenarios' shared checks judge every cheap rule of the conformance scenario
+   * on their sampled answers, as a check named by the rule's id (lib/k6/cheap-rules.ts).
+   */
   cheap: boolean;
   /** Who judges it: the conformance scenario, or (Part 7 and Part 8, the webhooks, the invariants) the scenario and check that already do — referenced, not duplicated. */
   judgedBy: { scenario: "conformance" } | { scenario: string; check: string };
@@ -76,9 +80,9 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 1",
     statement: "A product has one or more product types.",
     check:
-      "For each product setup walks, GET /v2/products/{uuid}/product-types has meta.pagination.total >= 1 and a non-empty first page.",
+      "For each product setup walks, GET /v2/products/{uuid}/product-types has meta.pagination.total >= 1 and a non-empty first page. Not under load: churn withdraws product types, and one answer does not tell a product whose types are withdrawn for the moment from one that never had any.",
     level: "public-api",
-    cheap: true,
+    cheap: false,
     judgedBy: CONFORMANCE,
   },
   {
@@ -110,7 +114,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2",
     statement: "Query parameters are written in snake_case, as named in Part 4.",
     check:
-      "The parameters each OPTIONS self-description names are snake_case (^[a-z][a-z0-9_]*$), and the Part 4 names (date_start, date_end, first_name, last_name, partner_reference, ...) are accepted as written: each filters (4.3-bookings-filters) rather than being refused as unknown.",
+      "The GET parameters the OPTIONS self-descriptions of /v2/products and /v2/bookings name are snake_case (^[a-z][a-z0-9_]*$), and the Part 4 names (date_start, date_end, first_name, last_name, partner_reference, ...) are accepted as written: each filters (4.3-bookings-filters) rather than being refused as unknown.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -140,7 +144,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "decisions.md Wire format: Dates YYYY-MM-DD; contract-gaps.md Formats",
     statement: "Timestamps are ISO 8601 in UTC.",
     check:
-      "Timestamps (the product detail's updatedAt, the error envelope's timestamp; createdAt, updatedAt, generatedAt of bookings and vouchers where read) are ISO 8601 in UTC, with a Z, and a real time.",
+      "Timestamps (the product detail's updatedAt, the error envelope's timestamp) are ISO 8601 in UTC, with a Z, and a real time. Under load, every `timestamp`, `createdAt`, `updatedAt` and `generatedAt` of the sampled answers, however deep (null aside).",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -243,7 +247,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "A product type has prices and availability per date, and per timeslot where it is timeslotted: `available` agrees with `prices` and, for timeslotted types, with `timeslots`.",
     check:
-      "In each calendar entry (and the single-date result): available is a boolean; when true, `prices` is non-empty and, for a type setup found timeslotted, `timeslots` is non-empty; for a non-timeslotted type `timeslots` is empty. The answer alone, no second read.",
+      "In each calendar entry (and the single-date result): available is a boolean; when true, `prices` is non-empty and, for a type setup found timeslotted, a listed timeslot can be booked; for a non-timeslotted type `timeslots` is empty. The answer alone, no second read. Under load, on the calendar's entries: a type counts as timeslotted once the VU has seen it list a timeslot (its detail, its calendar or its single date).",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -263,7 +267,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2.6",
     statement: "The presence of timeslots marks availability for timeslotted product types.",
     check:
-      "For a type setup found timeslotted, the single-date result's `available` is true exactly when `timeslots` is non-empty (the answer alone; no second read).",
+      "For a type setup found timeslotted, the single-date result's `available` is true exactly when a timeslot it lists can be booked (listed, not marked unavailable, not down to 0 remaining): on the probe date, and on a date the calendar shows not available. Under load, on every sampled single-date answer of a type the VU has seen list a timeslot.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -273,7 +277,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2.6",
     statement: "`voucherValidity` is divided by age group and gives the full ticket validity.",
     check:
-      "On an available date, voucherValidity is an object keyed by age group or an array whose entries each name one: adults present, every group one of adults, children, seniors. Whether every group the type allows (allowChildren, allowSeniors) has an entry is checked where the scenario read the type's detail.",
+      "On an available date, voucherValidity is an object keyed by age group or an array whose entries each name one: adults present, every group one of adults, children, seniors. Whether every group the type allows (allowChildren, allowSeniors) has an entry is checked where the scenario read the type's detail; under load, where only the single-date answer is read, adults alone are required.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -335,7 +339,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "The booking request's `customer` object holds firstName, lastName, salutation, email, phone: the contact data of the person making the booking.",
     check:
-      "POST /v2/bookings with a customer of exactly CUSTOMER_KEYS is accepted (status 200 or 201, booking reserved), and the contact data is what the list filters first_name, last_name, email and phone find (4.3-bookings-filters).",
+      "POST /v2/bookings with a customer of exactly CUSTOMER_KEYS is accepted (status 200 or 201, booking reserved), the booking's detail echoes every one of them, and the contact data is what the list filters first_name, last_name, email and phone find (4.3-bookings-filters).",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -1124,7 +1128,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: `interface-spec.md 7.3; ${ERRORS}`,
     statement: "The service failing answers 500 internal_error.",
     check:
-      "Any 500 the traffic gets carries code internal_error in the envelope; not provoked through the public API (with the reference's fault hook the scenario can ask for one).",
+      "Any 500 the traffic gets carries code internal_error in the error envelope (under load, on every sampled 500). No request of the public API makes a correct service fail, so the scenario asks for one through the optional fault hook (PUT /__control/faults) and calls the rule not judged where the service does not offer it.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,

@@ -20,6 +20,7 @@ import {
   type ResponseShape,
 } from "../contract/index.ts";
 import { noCacheProblem, weekdayMatches, weekdayOf } from "./answer-rules.ts";
+import { CHEAP_RULES, error500Problem, keySetCheckName, successRulesOf, type SuccessRule } from "./cheap-rules.ts";
 import type { ApiResponse } from "./client.ts";
 
 const MAX_REPORTED_PER_VU = 100;
@@ -366,21 +367,6 @@ function recordRateLimit(res: ApiResponse<unknown>, name: string, results: Recor
 }
 
 /**
- * The conformance rules the inventory (lib/contract/conformance-rules.ts) marks cheap, judged on the answers the
- * traffic gets anyway: one check per rule for every endpoint, named by the rule's id so the verdict shows which rule
- * broke; the problem names the endpoint. They ride on the shape sample (or the error sample): each reads a parsed body
- * or a header that is absent on the reference's answers (Expires), both dearer than the one header every answer
- * reads, and each break shows on every answer of an endpoint.
- */
-export const CHEAP_RULES = {
-  linksSelf: "1-links-self: top-level links are {rel, href, method}, self among them",
-  noCache: "2.6-no-cache: the single-date answer is not cacheable",
-  weekday: "2.5-weekday-matches-date: weekday is the weekday of date",
-  dates: "gaps-formats-dates: dates are YYYY-MM-DD",
-  errorEnvelope: "gaps-error-envelope: a failure is {error: {code, message, http_code}, links, timestamp}",
-} as const;
-
-/**
  * The keys that hold a date, where the contract fixes the format (docs/contract-gaps.md, Formats; `wire.date()` in
  * docs/partner-api.openapi.yaml) and the traffic reads the answer. voucherValidity and validity are left out: their
  * inside is not shown (spec 2.12) and no page fixes it.
@@ -521,9 +507,17 @@ function recordFailure(res: ApiResponse<unknown>, info: EndpointChecks, results:
   const links = linksSelfProblem(res);
   results[CHEAP_RULES.linksSelf] = links === undefined;
   if (links !== undefined) report(CHEAP_RULES.linksSelf, links);
+  if (res.status === 500) {
+    const internal = error500Problem(res);
+    results[CHEAP_RULES.error500] = internal === undefined;
+    if (internal !== undefined) report(CHEAP_RULES.error500, internal);
+  }
 }
 
-/** A sampled success's rules, once its envelope held: its links, its dates and weekdays, the single date's caching. */
+/**
+ * A sampled success's rules, once its envelope held: its links, its dates and weekdays, the single date's caching, and
+ * the endpoint's other cheap rules (cheap-rules.ts).
+ */
 function recordSuccess(res: ApiResponse<unknown>, info: EndpointChecks, results: Record<string, boolean>): void {
   const links = linksSelfProblem(res);
   results[CHEAP_RULES.linksSelf] = links === undefined;
@@ -533,6 +527,14 @@ function recordSuccess(res: ApiResponse<unknown>, info: EndpointChecks, results:
     const cache = noCacheProblem(res);
     results[CHEAP_RULES.noCache] = cache === undefined;
     if (cache !== undefined) report(CHEAP_RULES.noCache, cache);
+  }
+  const rules = info.successRules;
+  for (let i = 0; i < rules.length; i++) {
+    const [name, problemOf] = rules[i] as SuccessRule;
+    const problem = problemOf(res);
+    results[name] = problem === undefined;
+    // The problem names items and values, so nearly every one is new: a few per rule say enough.
+    if (problem !== undefined) reportValue(name, `${res.endpoint}: ${problem}`);
   }
 }
 
@@ -555,6 +557,8 @@ interface EndpointChecks {
   readonly dateKeys: readonly string[];
   /** Whether its data (each item of a list) has a weekday that must match its `date` (CHEAP_RULES.weekday). */
   readonly weekday: boolean;
+  /** The endpoint's other cheap rules on a success (cheap-rules.ts). */
+  readonly successRules: readonly SuccessRule[];
   seen: number;
   /** Failures (4xx/5xx other than 429) of this endpoint this VU has seen, for the error-envelope sample. */
   errorsSeen: number;
@@ -571,11 +575,12 @@ function checksOf(endpoint: EndpointName): EndpointChecks {
       shape: RESPONSE_SHAPES[endpoint],
       rateLimit: `${endpoint}: rate-limit headers`,
       envelope: `${endpoint}: ${RESPONSE_SHAPES[endpoint].envelope} envelope with links`,
-      keys: `${endpoint}: keys match the spec`,
+      keys: keySetCheckName(endpoint),
       status200: `${endpoint}: status 200`,
       status: {},
       dateKeys: DATE_KEYS[endpoint] ?? [],
       weekday: endpoint === "priceList" || endpoint === "priceListDate",
+      successRules: successRulesOf(endpoint),
       seen: 0,
       errorsSeen: 0,
     };

@@ -55,6 +55,8 @@ export interface ApiResponse<T> {
   apiKey: string | undefined;
   /** When the request of this answer was sent, on this machine's clock (ms since the epoch); 0 when unknown. */
   sentAt: number;
+  /** The URL the request went to (the base URL, the path and the query), read from k6 on first use. */
+  readonly url: string;
   /**
    * The item at `index` (modulo the number of items) of a list answer's `data`, or undefined when there is none or
    * it is not an object. Unless the body was parsed already, only that item is read (k6's gjson paths, in Go): picking
@@ -376,6 +378,10 @@ class LazyApiResponse<T> implements ApiResponse<T> {
     this.sentAt = sentAt;
     this.raw = res;
     // parsed, lowerCased, rawHeaders and itemCount start undefined: filled on first use.
+  }
+
+  get url(): string {
+    return this.raw.url;
   }
 
   /** Reading all of k6's headers converts each into a script value: done only when the whole set is asked for. */

@@ -17,7 +17,7 @@ import { CHECK_FAILURE_MARKER, PRODUCT_LIST_ITEM_KEYS } from "../../lib/contract
 import { resolveK6 } from "../../lib/harness/k6-binary.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 
-const links = [{ rel: "self", href: "/x", method: "GET" }];
+const links = [{ rel: "self", href: "/v2/x", method: "GET" }];
 const pagination = { total: 3, count: 3, per_page: 10, current_page: 1, total_pages: 1 };
 const product = Object.fromEntries(PRODUCT_LIST_ITEM_KEYS.map((k) => [k, k === "links" ? links : "v"]));
 const types = [1, 2, 3].map((i) => ({ uuid: `t${i}`, title: "t", links }));
@@ -97,11 +97,11 @@ describe("shared checks in k6", () => {
       "products: rate-limit headers": "pass",
       "products: status 200": "pass",
       "products: list envelope with links": "pass",
-      "products: keys match the spec": "fail",
+      "2.1-product-list-keys: products keys match the spec": "fail",
       "productTypes: rate-limit headers": "fail",
       "productTypes: status 200": "pass",
       "productTypes: list envelope with links": "pass",
-      "productTypes: keys match the spec": "pass",
+      "2.3-product-type-summary-keys: productTypes keys match the spec": "pass",
       "productType: rate-limit headers": "pass",
       "productType: status 200": "pass",
       "productType: detail envelope with links": "fail",
@@ -112,13 +112,21 @@ describe("shared checks in k6", () => {
       "rate-limit: X-RateLimit-Remaining never rises within a window": "pass",
       "booking: status 200": "pass",
       "booking: detail envelope with links": "pass",
-      "booking: keys match the spec": "fail",
+      "2.8-booking-detail-keys: booking keys match the spec": "fail",
       "config: status 200": "pass",
       "config: detail envelope with links": "pass",
-      // The cheap conformance rules: the products stub's dates are "v", the 500 has no timestamp.
+      // The cheap conformance rules: the products stub's values are "v" (dates, uuid, updatedAt), the types' uuids
+      // t1-t3; the 500 has no timestamp and its code is not internal_error.
       "1-links-self: top-level links are {rel, href, method}, self among them": "pass",
       "gaps-formats-dates: dates are YYYY-MM-DD": "fail",
       "gaps-error-envelope: a failure is {error: {code, message, http_code}, links, timestamp}": "fail",
+      "gaps-error-500: a 500 is internal_error in the error envelope": "fail",
+      "gaps-formats-uuids: uuid and *Uuid values are UUIDs": "fail",
+      "gaps-formats-timestamps: timestamps are ISO 8601 in UTC": "fail",
+      "2-keys-camel-case: keys are camelCase": "pass",
+      "9-version-prefix: every link is under /v2/": "pass",
+      "gaps-lists-envelope: a list's pagination is five whole numbers": "pass",
+      "gaps-states-status-values: a booking's status is one of the six states": "pass",
       "header: read under Go's spelling": "pass",
       "itemAt: item by index modulo the length": "pass",
       "itemAt: nothing from a detail": "pass",
@@ -132,5 +140,8 @@ describe("shared checks in k6", () => {
     expect(text).toContain("data: forbidden guests");
     expect(text).toMatch(/products item 0\.validFrom is \W+v\W+ expected a YYYY-MM-DD date/);
     expect(text).toContain("priceListDate 500: timestamp is not a string");
+    // The first of the item's identifiers in k6's key order: uuid or typeUuid, both "v".
+    expect(text).toMatch(/products: data\[0\]\.(uuid|typeUuid) is \W+v\W+ not a UUID/);
+    expect(text).toMatch(/priceListDate 500: error\.code is \W+GEN-INTERNAL\W+ expected internal_error/);
   });
 });

@@ -14,6 +14,7 @@ import {
   type ConformanceRule,
 } from "../../lib/contract/conformance-rules.ts";
 import { ACCURACY_CHECKS } from "../../lib/harness/alternatives/accuracy.ts";
+import { CHEAP_RULES, KEY_SET_RULES } from "../../lib/k6/cheap-rules.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import { PUBLIC_API_WEBHOOK_CHECKS, WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
 import { CONFORMANCE_DOC, REPO_ROOT, partOf, renderConformanceDoc } from "../../scripts/conformance-doc.ts";
@@ -237,6 +238,23 @@ describe("judged by another scenario: the named check exists", () => {
       return CHECKS_OF[scenario]?.includes(check) ? [] : [`${r.id}: ${scenario} has no check "${check}"`];
     });
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("cheap rules under load", () => {
+  const underLoad = new Set([
+    ...Object.values(CHEAP_RULES).map((name) => name.slice(0, name.indexOf(":"))),
+    ...Object.values(KEY_SET_RULES),
+  ]);
+
+  it("should check every cheap rule of the conformance scenario under load, by a check named by its id", () => {
+    const cheap = CONFORMANCE_RULES.filter((r) => r.cheap && r.judgedBy.scenario === "conformance").map((r) => r.id);
+    expect(cheap.filter((id) => !underLoad.has(id))).toEqual([]);
+  });
+
+  it("should check under load only rules the inventory marks cheap", () => {
+    const byId = new Map(CONFORMANCE_RULES.map((r) => [r.id, r]));
+    expect([...underLoad].filter((id) => byId.get(id)?.cheap !== true)).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@ import {
   PRODUCT_TYPE_DETAIL_KEYS,
   PRODUCT_TYPE_SUMMARY_KEYS,
 } from "../../lib/contract/index.ts";
-import { CHEAP_RULES, checkResponse, checkRateLimitHeaders, checkShape, checkStatus } from "../../lib/k6/checks.ts";
+import { CHEAP_RULES } from "../../lib/k6/cheap-rules.ts";
+import { checkResponse, checkRateLimitHeaders, checkShape, checkStatus } from "../../lib/k6/checks.ts";
 import { ApiClient, header } from "../../lib/k6/client.ts";
 import { k6State } from "../shims/k6-state.ts";
 
@@ -23,11 +24,12 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body: JSON.stringify(body),
 });
 
-const summary = { uuid: "u1", title: "t", links: [{ rel: "self", href: "/x", method: "GET" }] };
+const TYPE_UUID = "0b6c3f5e-8d5a-4a51-9f39-6a0b8f1d2c11";
+const summary = { uuid: TYPE_UUID, title: "t", links: [{ rel: "self", href: "/v2/product-types/x", method: "GET" }] };
 const list = (items: unknown[]) => ({
   data: items,
   meta: { pagination: { total: 1, count: 1, per_page: 10, current_page: 1, total_pages: 1 } },
-  links: [{ rel: "self", href: "/x", method: "GET" }],
+  links: [{ rel: "self", href: "/v2/products/x/product-types", method: "GET" }],
 });
 
 beforeEach(() => {
@@ -137,8 +139,13 @@ describe("checks", () => {
       "rate-limit: X-RateLimit-Remaining below the limit on a 200",
       "productTypes: status 200",
       "productTypes: list envelope with links",
-      "productTypes: keys match the spec",
+      "2.3-product-type-summary-keys: productTypes keys match the spec",
       CHEAP_RULES.linksSelf,
+      CHEAP_RULES.uuids,
+      CHEAP_RULES.timestamps,
+      CHEAP_RULES.camelCase,
+      CHEAP_RULES.versionPrefix,
+      CHEAP_RULES.listsEnvelope,
     ]);
   });
 
@@ -151,7 +158,9 @@ describe("checks", () => {
       });
     const res = client.listProductTypes("u");
     expect(checkResponse(res)).toBe(true);
-    expect(k6State.checks.find((c) => c.name === "productTypes: keys match the spec")?.ok).toBe(false);
+    expect(
+      k6State.checks.find((c) => c.name === "2.3-product-type-summary-keys: productTypes keys match the spec")?.ok,
+    ).toBe(false);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("item 0: missing title; unexpected name"));
     warn.mockRestore();
   });
@@ -179,7 +188,7 @@ describe("key sets", () => {
   const rateLimited = { "X-RateLimit-Limit": "400", "X-RateLimit-Remaining": "9" };
   const detail = (data: Record<string, unknown>) => ({ data, links: summary.links });
   const withKeys = (keys: readonly string[], extra: Record<string, unknown> = {}) => ({
-    ...Object.fromEntries(keys.map((k) => [k, k === "links" ? summary.links : 1])),
+    ...Object.fromEntries(keys.map((k) => [k, k === "links" ? summary.links : k === "uuid" ? TYPE_UUID : 1])),
     ...extra,
   });
   const problems = (warn: { mock: { calls: unknown[][] } }) => warn.mock.calls.map((c) => String(c[0]));
@@ -189,7 +198,10 @@ describe("key sets", () => {
     const renamed = { uuid: "u2", name: "t", links: summary.links };
     k6State.handler = () => json(200, list([summary, renamed]), rateLimited);
     expect(checkShape(client.listProductTypes("u"))).toBe(true);
-    expect(k6State.checks.at(-1)).toMatchObject({ name: "productTypes: keys match the spec", ok: false });
+    expect(k6State.checks.at(-1)).toMatchObject({
+      name: "2.3-product-type-summary-keys: productTypes keys match the spec",
+      ok: false,
+    });
     expect(problems(warn).join("\n")).toContain("item 1: missing title; unexpected name");
     warn.mockRestore();
   });
@@ -198,7 +210,10 @@ describe("key sets", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     k6State.handler = () => json(200, list([{ ...summary, links: [{ rel: "self" }] }]), rateLimited);
     checkShape(client.listProductTypes("u"));
-    expect(k6State.checks.at(-1)).toMatchObject({ name: "productTypes: keys match the spec", ok: false });
+    expect(k6State.checks.at(-1)).toMatchObject({
+      name: "2.3-product-type-summary-keys: productTypes keys match the spec",
+      ok: false,
+    });
     expect(problems(warn).join("\n")).toContain("item 0: links is not an array of links");
     warn.mockRestore();
   });
@@ -207,7 +222,10 @@ describe("key sets", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     k6State.handler = () => json(200, detail(withKeys(PRODUCT_TYPE_DETAIL_KEYS, { minAdults: 1 })), rateLimited);
     checkShape(client.getProductType("t1"));
-    expect(k6State.checks.at(-1)).toMatchObject({ name: "productType: keys match the spec", ok: false });
+    expect(k6State.checks.at(-1)).toMatchObject({
+      name: "2.4-product-type-detail-keys: productType keys match the spec",
+      ok: false,
+    });
     expect(problems(warn).join("\n")).toContain("data: unexpected minAdults; forbidden minAdults");
     warn.mockRestore();
   });
@@ -220,11 +238,9 @@ describe("key sets", () => {
       k6State.handler = () => json(200, detail(data));
       checkShape(client.getBooking("b1"));
     }
-    expect(k6State.checks.filter((c) => c.name === "booking: keys match the spec").map((c) => c.ok)).toEqual([
-      true,
-      false,
-      false,
-    ]);
+    expect(
+      k6State.checks.filter((c) => c.name === "2.8-booking-detail-keys: booking keys match the spec").map((c) => c.ok),
+    ).toEqual([true, false, false]);
     expect(problems(warn).join("\n")).toMatch(/data: missing status/);
     expect(problems(warn).join("\n")).toMatch(/data: forbidden guests/);
     warn.mockRestore();
