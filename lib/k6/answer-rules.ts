@@ -55,21 +55,162 @@ export function firstProblemIn(value: unknown, visit: (key: string, value: unkno
   return walk(value, 0);
 }
 
-function pathText(path: readonly (string | number)[]): string {
+function pathText(path: readonly (string | number)[], last?: string): string {
   let text = "";
   for (const p of path) text += typeof p === "number" ? `[${p}]` : text === "" ? p : `.${p}`;
+  if (last !== undefined) text += text === "" ? last : `.${last}`;
   return text;
 }
 
 const show = (value: unknown): string => JSON.stringify(value ?? null);
 
+/**
+ * A function of a string, remembered per string: an answer's keys and values repeat across answers, so most calls
+ * under load are one property read. Bounded: a full table starts over.
+ */
+function remembered<T>(compute: (text: string) => T, max = 4096): (text: string) => T {
+  let table = Object.create(null) as Record<string, T>;
+  let size = 0;
+  return (text) => {
+    const known = table[text];
+    if (known !== undefined) return known;
+    const value = compute(text);
+    if (size >= max) {
+      table = Object.create(null) as Record<string, T>;
+      size = 0;
+    }
+    table[text] = value;
+    size++;
+    return value;
+  };
+}
+
+/** What one walk of an answer finds against the format rules: the first problem of each, with where it sits. */
+export interface FormatFindings {
+  /** docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string. */
+  uuids: Problem;
+  /** docs/contract-gaps.md (Formats): every `timestamp`, `createdAt`, `updatedAt`, `generatedAt` is ISO 8601 UTC. */
+  timestamps: Problem;
+  /** Spec 9: every href of every `links` is under the base URL's /v2/ (relative or absolute). */
+  links: Problem;
+  /** docs/contract-gaps.md (Formats): every `timeslot`, and every bare string of a `timeslots` list, is HH:MM. */
+  timeslots: Problem;
+}
+
+/** The keys that hold a timestamp where the contract's answers have one (docs/contract-gaps.md, Formats). */
+const TIMESTAMP_KEYS: Record<string, true> = { timestamp: true, createdAt: true, updatedAt: true, generatedAt: true };
+
+/**
+ * The format rules of every value of an answer, however deep (to MAX_DEPTH), in one walk: under load this is the
+ * dearest of the cheap rules, so each key is read once for all four, the path is a stack joined only on a problem,
+ * and a `links` array is read for its hrefs, not walked. `baseUrl` is the URL the service was reached under.
+ */
+export function formatProblems(body: unknown, baseUrl: string): FormatFindings {
+  const found: FormatFindings = { uuids: undefined, timestamps: undefined, links: undefined, timeslots: undefined };
+  if (body !== null && typeof body === "object") walkFormats(body, [], 0, baseUrl.replace(/\/+$/, ""), found);
+  return found;
+}
+
+/** What a key holds for the format rules; most keys hold none of it. */
+const KeyKind = { None: 0, Uuid: 1, Timestamp: 2, Timeslot: 3, Timeslots: 4, Links: 5 } as const;
+type KeyKind = (typeof KeyKind)[keyof typeof KeyKind];
+
+/** Each key's kind, worked out once per key. */
+const kindOf = remembered((key): KeyKind => {
+  if (key === "uuid" || key.endsWith("Uuid")) return KeyKind.Uuid;
+  if (TIMESTAMP_KEYS[key] === true) return KeyKind.Timestamp;
+  if (key === "timeslot") return KeyKind.Timeslot;
+  if (key === "timeslots") return KeyKind.Timeslots;
+  return key === "links" ? KeyKind.Links : KeyKind.None;
+});
+
+function walkFormats(value: object, path: (string | number)[], depth: number, base: string, found: FormatFindings) {
+  if (depth > MAX_DEPTH) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item === null || typeof item !== "object") continue;
+      path.push(i);
+      walkFormats(item, path, depth + 1, base, found);
+      path.pop();
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const child = record[key];
+    const kind = kindOf(key);
+    if (kind !== KeyKind.None) {
+      if (kind === KeyKind.Links) {
+        if (found.links === undefined && Array.isArray(child)) {
+          const href = hrefOutside(child, base);
+          if (href !== undefined)
+            found.links = `${pathText(path, key)}: href ${JSON.stringify(href)} is not under ${base}/v2/`;
+        }
+        // A link's rel, href and method hold nothing else the format rules read.
+        continue;
+      }
+      judgeFormat(kind, key, child, path, found);
+    }
+    if (child !== null && typeof child === "object") {
+      path.push(key);
+      walkFormats(child, path, depth + 1, base, found);
+      path.pop();
+    }
+  }
+}
+
+/** One value of a key the format rules read (not links), into `found` when it breaks its rule first. */
+function judgeFormat(kind: KeyKind, key: string, value: unknown, path: (string | number)[], found: FormatFindings) {
+  if (kind === KeyKind.Uuid) {
+    if (found.uuids === undefined && (typeof value !== "string" || !isUuid(value)))
+      found.uuids = `${pathText(path, key)} is ${show(value)}, not a UUID`;
+  } else if (kind === KeyKind.Timestamp) {
+    if (found.timestamps === undefined && value !== null && (typeof value !== "string" || !isTimestamp(value)))
+      found.timestamps = `${pathText(path, key)} is ${show(value)}, not an ISO 8601 time in UTC`;
+  } else if (kind === KeyKind.Timeslot) {
+    if (found.timeslots === undefined && (typeof value !== "string" || !TIMESLOT.test(value)))
+      found.timeslots = `${pathText(path, key)} is ${show(value)}, not an HH:MM timeslot`;
+  } else if (kind === KeyKind.Timeslots && Array.isArray(value) && found.timeslots === undefined) {
+    for (const slot of value as unknown[]) {
+      if (typeof slot === "string" && !TIMESLOT.test(slot)) {
+        found.timeslots = `${pathText(path, key)} holds ${show(slot)}, not an HH:MM timeslot`;
+        return;
+      }
+    }
+  }
+}
+
+/** The first href of a links array that is not under the base URL's /v2/, or undefined. */
+function hrefOutside(links: readonly unknown[], base: string): string | undefined {
+  for (let i = 0; i < links.length; i++) {
+    const link = links[i];
+    const href = isRecord(link) ? link.href : undefined;
+    if (typeof href !== "string") continue;
+    const path = href.startsWith(base) ? href.slice(base.length) : href;
+    if (!path.startsWith("/v2/")) return href;
+  }
+  return undefined;
+}
+
 /** docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string. */
 export function uuidsProblem(body: unknown): Problem {
-  return firstProblemIn(body, (key, value) =>
-    (key === "uuid" || key.endsWith("Uuid")) && (typeof value !== "string" || !UUID.test(value))
-      ? `is ${show(value)}, not a UUID`
-      : undefined,
-  );
+  return formatProblems(body, "").uuids;
+}
+
+/** Every timestamp of an answer (TIMESTAMP_KEYS, however deep, null aside), held to timestampProblem. */
+export function timestampsProblem(body: unknown): Problem {
+  return formatProblems(body, "").timestamps;
+}
+
+/** docs/contract-gaps.md (Formats): every `timeslot`, and every bare string of a `timeslots` list, is HH:MM. */
+export function timeslotsProblem(body: unknown): Problem {
+  return formatProblems(body, "").timeslots;
+}
+
+/** Spec 9: every href of every `links` is under the base URL's /v2/ (relative or absolute). */
+export function versionPrefixProblem(body: unknown, baseUrl: string): Problem {
+  return formatProblems(body, baseUrl).links;
 }
 
 /** The keys whose values are dates (docs/contract-gaps.md, Formats); voucherValidity's are judged by 2.6. */
@@ -85,35 +226,14 @@ export function datesProblem(body: unknown): Problem {
   });
 }
 
-/** docs/contract-gaps.md (Formats): every `timeslot`, and every bare string of a `timeslots` list, is HH:MM. */
-export function timeslotsProblem(body: unknown): Problem {
-  return firstProblemIn(body, (key, value) => {
-    if (key === "timeslot")
-      return typeof value !== "string" || !TIMESLOT.test(value)
-        ? `is ${show(value)}, not an HH:MM timeslot`
-        : undefined;
-    if (key !== "timeslots" || !Array.isArray(value)) return undefined;
-    const bare = (value as unknown[]).find((s) => typeof s === "string" && !TIMESLOT.test(s));
-    return bare !== undefined ? `holds ${show(bare)}, not an HH:MM timeslot` : undefined;
-  });
-}
-
-/** The keys that hold a timestamp where the contract's answers have one (docs/contract-gaps.md, Formats). */
-const TIMESTAMP_KEYS = new Set(["timestamp", "createdAt", "updatedAt", "generatedAt"]);
+/** An answer's identifiers and timestamps repeat across answers (the traffic asks about a hot set): remembered. */
+const isUuid = remembered((text) => UUID.test(text));
+const isTimestamp = remembered((text) => TIMESTAMP.test(text) && Number.isFinite(Date.parse(text)));
 
 /** docs/contract-gaps.md (Formats): a timestamp is ISO 8601 in UTC (a Z, no offset) and a real time. */
 export function timestampProblem(where: string, value: unknown): Problem {
-  if (typeof value === "string" && TIMESTAMP.test(value) && Number.isFinite(Date.parse(value))) return undefined;
+  if (typeof value === "string" && isTimestamp(value)) return undefined;
   return `${where} is ${show(value)}, not an ISO 8601 time in UTC`;
-}
-
-/** Every timestamp of an answer (TIMESTAMP_KEYS, however deep), held to timestampProblem. */
-export function timestampsProblem(body: unknown): Problem {
-  return firstProblemIn(body, (key, value) =>
-    TIMESTAMP_KEYS.has(key) && value !== null && timestampProblem("", value) !== undefined
-      ? `is ${show(value)}, not an ISO 8601 time in UTC`
-      : undefined,
-  );
 }
 
 /** Money anywhere in a value: every number is money not written as a decimal string; returns the first one's path. */
@@ -133,8 +253,10 @@ function numberIn(value: unknown, where: string): Problem {
   return undefined;
 }
 
+const isDecimal = remembered((text) => DECIMAL.test(text));
+
 function hasDecimal(value: unknown): boolean {
-  if (typeof value === "string") return DECIMAL.test(value);
+  if (typeof value === "string") return isDecimal(value);
   if (Array.isArray(value)) return value.some(hasDecimal);
   return isRecord(value) && Object.values(value).some(hasDecimal);
 }
@@ -144,6 +266,20 @@ export function moneyProblem(data: Record<string, unknown>, moneyKey: string): P
   if (typeof data.currency !== "string" || !CURRENCY.test(data.currency))
     return `currency is ${show(data.currency)}, not a three-letter code`;
   const money = data[moneyKey];
+  // The common form, amounts by group ({adults: "35.00"}), read without the general walk below.
+  if (isRecord(money)) {
+    let strings = true;
+    let decimal = false;
+    for (const group in money) {
+      const amount = money[group];
+      if (typeof amount !== "string") {
+        strings = false;
+        break;
+      }
+      if (isDecimal(amount)) decimal = true;
+    }
+    if (strings) return decimal ? undefined : `${moneyKey} holds no decimal string: ${show(money)}`;
+  }
   const asNumber = numberIn(money, moneyKey);
   if (asNumber) return `${asNumber}, not a decimal string`;
   return hasDecimal(money) ? undefined : `${moneyKey} holds no decimal string: ${show(money)}`;
@@ -292,6 +428,7 @@ export function paginationProblem(body: Record<string, unknown>): Problem {
 /** Spec 2: the snake_case keys the spec itself names (2.8, 7.1/7.2, 2.11). */
 const SNAKE_CASE_EXCEPTIONS = new Set(["partner_reference", "http_code", "same_date_timeslots", "nearby_dates"]);
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
+const camelCaseKey = remembered((key) => CAMEL_CASE.test(key) || SNAKE_CASE_EXCEPTIONS.has(key));
 
 /** Spec 2: every key of `data` (the record, or each list item), first level, is camelCase or a named exception. */
 export function camelCaseProblem(data: unknown): Problem {
@@ -300,26 +437,11 @@ export function camelCaseProblem(data: unknown): Problem {
     const record = records[i];
     if (!isRecord(record)) continue;
     for (const key in record) {
-      if (!CAMEL_CASE.test(key) && !SNAKE_CASE_EXCEPTIONS.has(key))
+      if (!camelCaseKey(key))
         return `${Array.isArray(data) ? `item ${i}` : "data"} has the key ${JSON.stringify(key)}, not camelCase`;
     }
   }
   return undefined;
-}
-
-/** Spec 9: every href of every `links` is under the base URL's /v2/ (relative or absolute). */
-export function versionPrefixProblem(body: unknown, baseUrl: string): Problem {
-  const base = baseUrl.replace(/\/+$/, "");
-  return firstProblemIn(body, (key, links) => {
-    if (key !== "links" || !Array.isArray(links)) return undefined;
-    for (const l of links as unknown[]) {
-      const href = isRecord(l) ? l.href : undefined;
-      if (typeof href !== "string") continue;
-      const path = href.startsWith(base) ? href.slice(base.length) : href;
-      if (!path.startsWith("/v2/")) return `href ${JSON.stringify(href)} is not under ${base}/v2/`;
-    }
-    return undefined;
-  });
 }
 
 /**

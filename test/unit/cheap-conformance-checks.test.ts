@@ -280,6 +280,15 @@ describe("sampling", () => {
     });
   });
 
+  it("should judge the value rules on the first 5 answers of an endpoint in a VU, then one in 200", () => {
+    k6State.handler = () =>
+      answer(200, { data: single("2030-01-02", "Wednesday"), links: selfLinks }, { "Cache-Control": "no-store" });
+    for (let i = 0; i < 400; i++) checks.checkResponse(client.getPriceForDate("t1", "2030-01-02"));
+    const counts = Object.fromEntries(Object.entries(verdicts()).map(([name, oks]) => [name, oks.length]));
+    // Shapes: 20 + 38 of the next 380; the value rules: 5 + the 200th and the 400th.
+    expect(counts).toMatchObject({ [CHEAP_RULES.linksSelf]: 58, [CHEAP_RULES.uuids]: 7, [CHEAP_RULES.money]: 7 });
+  });
+
   it("should sample failures per endpoint apart from successes", () => {
     k6State.handler = () => answer(404, { error: { code: "not_found" } });
     for (let i = 0; i < 40; i++) checks.checkResponse(client.getBooking("b1"));
@@ -400,7 +409,7 @@ describe("the rules of an answer's values", () => {
       CHEAP_RULES.versionPrefix,
       detail,
       { ...booking(), links: [{ rel: "self", href: `/v1/bookings/${BOOKING}`, method: "GET" }] },
-      `booking: links href "/v1/bookings/${BOOKING}" is not under http://127.0.0.1:9/v2/`,
+      `booking: links: href "/v1/bookings/${BOOKING}" is not under http://127.0.0.1:9/v2/`,
     ],
     [
       CHEAP_RULES.listsEnvelope,

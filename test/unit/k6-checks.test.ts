@@ -143,7 +143,6 @@ describe("checks", () => {
       CHEAP_RULES.linksSelf,
       CHEAP_RULES.uuids,
       CHEAP_RULES.timestamps,
-      CHEAP_RULES.camelCase,
       CHEAP_RULES.versionPrefix,
       CHEAP_RULES.listsEnvelope,
     ]);
