@@ -198,3 +198,42 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-booking-detail-has-guests": { by: ["2.8-booking-detail-keys"] },
   "conformance-voucher-has-booking-uuid": { by: ["2.9-voucher-keys"] },
 };
+
+/**
+ * The cheap conformance rules under load (lib/k6/cheap-rules.ts): each defect and the rules whose checks must fail in
+ * a short partner-mix. `faults`: 500s injected by the reference's fault hook (--faults), the only way a correct
+ * service answers one. Three cheap rules have no row, each proven by its unit test (cheap-conformance-checks.test.ts)
+ * and in `harness run conformance`: 2-keys-camel-case (partner-mix reads no answer whose key set the spec leaves
+ * open and a defect breaks), 2.6-timeslots-mark-availability (a few seconds sell out no timeslot) and 2.9-voucher-keys
+ * (a few seconds issue no voucher).
+ */
+export const UNDER_LOAD_DEFECTS: Record<string, Caught & { faults?: true }> = {
+  "conformance-links-no-self": { by: ["1-links-self"] },
+  "conformance-single-date-cacheable": { by: ["2.6-no-cache"] },
+  "conformance-weekday-mismatch": { by: ["2.5-weekday-matches-date"] },
+  "conformance-date-slashes": { by: ["gaps-formats-dates"] },
+  "conformance-type-uuid-not-uuid": { by: ["gaps-formats-uuids"] },
+  "conformance-timestamp-offset": { by: ["gaps-formats-timestamps"] },
+  "conformance-price-as-number": { by: ["gaps-formats-money"] },
+  "conformance-timeslot-seconds": { by: ["gaps-formats-timeslots"] },
+  "conformance-available-without-timeslots": { by: ["2.5-available-consistent"] },
+  "conformance-voucher-validity-flat": { by: ["2.6-voucher-validity-by-age"] },
+  "conformance-created-as-approved": { by: ["3-initial-reserved"] },
+  "conformance-list-status-upper-case": { by: ["gaps-states-status-values"] },
+  "conformance-pagination-as-strings": { by: ["gaps-lists-envelope"] },
+  "conformance-link-to-v1": { by: ["9-version-prefix"] },
+  // An HTML 500 is no envelope at all: no links either.
+  "conformance-500-html": {
+    by: ["gaps-error-500", "gaps-error-envelope"],
+    alsoAllowed: ["1-links-self"],
+    faults: true,
+  },
+  "conformance-product-list-has-description": { by: ["2.1-product-list-keys"] },
+  "conformance-product-detail-has-url": { by: ["2.2-product-detail-keys"] },
+  "conformance-type-summary-has-product-uuid": { by: ["2.3-product-type-summary-keys"] },
+  "conformance-type-detail-has-min-adults": { by: ["2.4-product-type-detail-keys"] },
+  "conformance-calendar-has-voucher-validity": { by: ["2.5-price-list-entry-keys"] },
+  "conformance-single-date-has-remaining": { by: ["2.6-single-date-keys"] },
+  "conformance-booking-list-has-partner-reference": { by: ["2.7-booking-list-keys"] },
+  "conformance-booking-detail-has-guests": { by: ["2.8-booking-detail-keys"] },
+};
