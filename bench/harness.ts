@@ -22,7 +22,7 @@ import { resolveK6 } from "../lib/harness/k6-binary.ts";
 import { K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
 import { REPO_ROOT } from "../lib/harness/paths.ts";
 import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
-import type { BenchTargets } from "./k6/requests.ts";
+import { CHECKS_COST_MARKER, type BenchTargets } from "./k6/requests.ts";
 
 const VUS = Number(process.env.BENCH_VUS ?? "8");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "15");
@@ -67,6 +67,17 @@ function runK6(k6: string, script: string, env: Record<string, string>): Measure
   };
 }
 
+/** µs per checkResponse by endpoint (bench/k6/checks-cost.ts), read from the line it logs. */
+function runChecksCost(k6: string, script: string, env: Record<string, string>): Record<string, number> {
+  const result = spawnSync(k6, ["run", "--quiet", "--log-format", "raw", script], {
+    env: { ...process.env, ...env, K6_NO_USAGE_REPORT: "true" },
+    encoding: "utf8",
+  });
+  const line = `${result.stdout}\n${result.stderr}`.split("\n").find((l) => l.startsWith(CHECKS_COST_MARKER));
+  if (line === undefined) throw new Error(`Failed to measure the checks' cost: k6 logged no result. ${result.stderr}`);
+  return JSON.parse(line.slice(CHECKS_COST_MARKER.length)) as Record<string, number>;
+}
+
 async function main(): Promise<void> {
   const k6 = await resolveK6();
   const outdir = path.join(REPO_ROOT, "dist/bench");
@@ -74,7 +85,7 @@ async function main(): Promise<void> {
     ...k6BuildOptions,
     absWorkingDir: REPO_ROOT,
     outdir,
-    entryPoints: ["bench/k6/client-path.ts", "bench/k6/bare.ts"],
+    entryPoints: ["bench/k6/client-path.ts", "bench/k6/bare.ts", "bench/k6/checks-cost.ts"],
   });
 
   const started = performance.now();
@@ -113,6 +124,9 @@ async function main(): Promise<void> {
     }
     client.push(runK6(k6, path.join(outdir, "client-path.js"), env));
   }
+  const checksCost = runChecksCost(k6, path.join(outdir, "checks-cost.js"), env);
+  const costs = Object.values(checksCost);
+  const checksMean = costs.reduce((a, b) => a + b, 0) / costs.length;
   const best = (ms: Measure[]) => Math.max(...ms.map((m) => m.perCpuSecond));
   const ratio = best(client) / best(bare);
   // Each round's own ratio too: the two runs of a round are the closest in time, so the closest in machine load.
@@ -155,6 +169,11 @@ async function main(): Promise<void> {
         ]
       : []),
     "",
+    `shared checks alone, CPU µs per checkResponse (bench/k6/checks-cost.ts): mean ${checksMean.toFixed(1)}; ` +
+      Object.entries(checksCost)
+        .map(([endpoint, us]) => `${endpoint} ${us.toFixed(1)}`)
+        .join(", "),
+    "",
     `bundling all ${sizes.length} scenarios: ${bundleMs.toFixed(0)} ms`,
     "",
     "| scenario bundle | KiB |",
@@ -175,6 +194,7 @@ async function main(): Promise<void> {
         ratio,
         roundRatios,
         steps: Object.fromEntries(steps),
+        checksCost: { meanMicros: checksMean, byEndpoint: checksCost },
         bundleMs,
         sizes,
       },

@@ -33,3 +33,6 @@ export function benchUrls(baseUrl: string, t: BenchTargets): string[] {
   };
   return BENCH_REQUESTS.map((r) => `${baseUrl}${paths[r]}`);
 }
+
+/** The marker of the line bench/k6/checks-cost.ts logs for bench/harness.ts: µs per checkResponse, by endpoint. */
+export const CHECKS_COST_MARKER = "atd-bench-checks-cost ";
