@@ -296,32 +296,24 @@ export function hasMoney(record: Record<string, unknown>, key: string): boolean 
 const WEEKDAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 
 /**
- * Weekday names of the dates seen, by date: a calendar's dates repeat across answers, so most are one property read.
- * Bounded, since product validity dates are many.
+ * The weekday name of a YYYY-MM-DD calendar date, "" when the text is not one (2030-02-30 is not); remembered, since a
+ * calendar's dates repeat across answers.
  */
-let weekdayByDate: Record<string, string> = Object.create(null) as Record<string, string>;
-let datesKnown = 0;
-const DATES_KNOWN_MAX = 4096;
+const weekdayOfText = remembered((text) => {
+  if (!DATE_FORMAT.test(text)) return "";
+  const y = Number(text.slice(0, 4));
+  const m = Number(text.slice(5, 7)) - 1;
+  const d = Number(text.slice(8, 10));
+  const date = new Date(Date.UTC(y, m, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m || date.getUTCDate() !== d) return "";
+  return WEEKDAY_NAMES[date.getUTCDay()] as string;
+});
 
 /** The weekday of a YYYY-MM-DD calendar date, or undefined when the value is not one (2030-02-30 is not). */
 export function weekdayOf(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const known = weekdayByDate[value];
-  if (known !== undefined) return known;
-  if (!DATE_FORMAT.test(value)) return undefined;
-  const y = Number(value.slice(0, 4));
-  const m = Number(value.slice(5, 7)) - 1;
-  const d = Number(value.slice(8, 10));
-  const date = new Date(Date.UTC(y, m, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m || date.getUTCDate() !== d) return undefined;
-  const name = WEEKDAY_NAMES[date.getUTCDay()] as string;
-  if (datesKnown >= DATES_KNOWN_MAX) {
-    weekdayByDate = Object.create(null) as Record<string, string>;
-    datesKnown = 0;
-  }
-  weekdayByDate[value] = name;
-  datesKnown++;
-  return name;
+  const name = weekdayOfText(value);
+  return name === "" ? undefined : name;
 }
 
 /**
