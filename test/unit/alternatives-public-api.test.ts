@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { expectedAlternatives } from "../../lib/contract/index.ts";
 import type { K6Config } from "../../lib/k6/config.ts";
-import { notProvokableReason, shownSlots, snapshotFromCalendar } from "../../lib/k6/alternatives/public-api.ts";
+import {
+  notProvokableReason,
+  shownSlots,
+  snapshotFromCalendar,
+  unexplainedQty,
+} from "../../lib/k6/alternatives/public-api.ts";
 
 describe("alternatives through the public API: what the calendar shows", () => {
   it("should read each timeslot's availability and its seat count only where the answer gives one", () => {
@@ -50,5 +55,31 @@ describe("alternatives through the public API: what the calendar shows", () => {
     expect(notProvokableReason({ ...config, reservationHoldSeconds: undefined })).toMatch(/--reservation-hold/);
     expect(notProvokableReason({ ...config, alternativesKeys: undefined })).toMatch(/--alternatives-keys/);
     expect(notProvokableReason({ ...config, harnessKey: undefined })).toMatch(/key of its own/);
+  });
+});
+
+describe("alternatives through the public API: which qty is a fault", () => {
+  const read = (entries: [string, number | undefined][]) =>
+    new Map(
+      entries.map(([slot, count]) => [slot, count === undefined ? { bookable: true } : { bookable: true, count }]),
+    );
+
+  it("should not blame a qty that a read just before the confirm showed, when a seat came back right after it", () => {
+    const before = read([["2026-12-16@13:00", 18]]);
+    const after = read([["2026-12-16@13:00", 19]]);
+    expect(unexplainedQty([["2026-12-16@13:00", 18, 19]], [before, after, after])).toEqual([]);
+  });
+
+  it("should blame a qty that none of the reads around the confirm showed", () => {
+    const before = read([["2026-12-16@13:00", 18]]);
+    const after = read([["2026-12-16@13:00", 19]]);
+    expect(unexplainedQty([["2026-12-16@13:00", 9, 19]], [before, after, after])).toEqual([
+      ["2026-12-16@13:00", 9, 19],
+    ]);
+  });
+
+  it("should not judge the qty of a slot whose seat count no answer showed", () => {
+    const shown = read([["2026-12-17", undefined]]);
+    expect(unexplainedQty([["2026-12-17", 3, 1]], [shown, shown])).toEqual([]);
   });
 });

@@ -1,16 +1,18 @@
 /**
  * The alternatives scenario without test hooks (issue 17): no ground truth, no partner switch, no supply-side
  * sell-out. Per iteration, on a slot of its own:
- * 1. the calendar of the look-ahead window is read (before);
- * 2. a key the operator enabled alternatives for (ATD_ALTERNATIVES_KEYS) and one it did not each reserve one seat;
- * 3. the scenario waits out the reservation hold the operator stated (ATD_RESERVATION_HOLD_SECONDS): the bookings stay
+ * 1. a key the operator enabled alternatives for (ATD_ALTERNATIVES_KEYS) and one it did not each reserve one seat;
+ * 2. the scenario waits out the reservation hold the operator stated (ATD_RESERVATION_HOLD_SECONDS): the bookings stay
  *    reserved, their seats free again;
- * 4. the run's own key (ATD_HARNESS_KEY) sells the slot out by reserving until the service refuses;
- * 5. both confirm: a 422 each. Rules 1, 3, 4 and 9 are checked as with hooks; every suggestion is read at once with
- *    the single-date endpoint; the calendar is read again (after);
- * 6. what was suggested is compared with what the oracle expects from the second calendar read (precision, recall,
- *    qty where the answer shows seat counts); a difference between the two reads, or between the second read and a
+ * 3. the run's own key (ATD_HARNESS_KEY) sells the slot out by reserving until the service refuses;
+ * 4. the calendar of the look-ahead window is read (before), the key with the feature confirms (a 422), the calendar
+ *    is read again (after) and every suggestion is read with the single-date endpoint (now): the reads bracket the
+ *    confirm as tightly as the public API allows;
+ * 5. the key without the feature confirms (a 422); rules 1, 3, 4 and 9 are checked as with hooks;
+ * 6. what was suggested is compared with what the oracle expects from the after read (precision, recall, qty where
+ *    the answer shows seat counts); a difference between the two calendar reads, or between the after read and a
  *    suggestion's single-date answer, sets the observation's discrepancies apart as explained (changedBetweenReads);
+ *    a qty is a fault only when none of the three reads showed it (unexplainedQty);
  * 7. every booking it made is cancelled.
  * Without a stated hold, keys with the feature or the run's own key, no confirm can be made to fail from outside: the
  * scenario says so once and the harness reports the checks as not judged.
@@ -106,7 +108,7 @@ export function publicApiSetup(
 }
 
 /** A slot's availability as the public API shows it: bookable, and a seat count where the answer gives one. */
-interface Shown {
+export interface Shown {
   bookable: boolean;
   count?: number;
 }
@@ -248,6 +250,23 @@ function shownNow(client: ApiClient, type: ControlProductType, slots: readonly s
   return now;
 }
 
+/**
+ * The qty mismatches (slot, said, true by the after read) that no read around the confirm explains: other clients
+ * (churn, other partners, the run's other scenarios) hold and release seats at moments of the service's choosing, a
+ * hold lapsing or a cancellation being approved, so a qty equal to what any read showed may well have been true when
+ * the 422 was made. Only a slot whose seat count the answers show is judged. For a correct service to be blamed, the
+ * slot's count must change twice within the few milliseconds the reads take.
+ */
+export function unexplainedQty(
+  mismatches: readonly [string, number, number][],
+  reads: readonly ReadonlyMap<string, Shown>[],
+): [string, number, number][] {
+  return mismatches.filter(
+    ([slot, said]) =>
+      reads.some((r) => r.get(slot)?.count !== undefined) && reads.every((r) => r.get(slot)?.count !== said),
+  );
+}
+
 export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
   const n = exec.scenario.iterationInTest;
   const planned = planFor(n, s.types, s.today);
@@ -265,7 +284,6 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
   const sold: string[] = [];
   try {
     const shapedAt = Date.now();
-    const before = calendar(on, plan.type, plan.date, end);
     const onUuid = reserved(reserve(on, plan, n, `alt-on-${n}`));
     if (onUuid) made.push({ client: on, uuid: onUuid });
     const offUuid = off ? reserved(reserve(off, plan, n, `alt-off-${n}`)) : undefined;
@@ -275,10 +293,18 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
     sleep(s.holdSeconds + 1);
     const soldOut = sellOut(seller, plan, n, sold);
     if (!soldOut) return;
+    // Nothing but the confirm between the two calendar reads: the narrower the bracket, the fewer seats other clients
+    // can take or give back unseen.
+    const before = calendar(on, plan.type, plan.date, end);
     const confirmAt = Date.now();
     const withFeature = confirmRaw(on, onUuid);
-    const withoutFeature = off && offUuid ? confirmRaw(off, offUuid) : undefined;
+    const after = withFeature.status === 422 ? calendar(on, plan.type, plan.date, end) : new Map<string, Shown>();
+    const truthAt = Date.now();
+    const alt = isRecord(withFeature.error.alternatives) ? withFeature.error.alternatives : undefined;
     const booking = { date: plan.date, timeslot: plan.timeslot };
+    const found = accuracy(alt, snapshotFromCalendar(before, window), booking);
+    const now = withFeature.status === 422 ? shownNow(on, plan.type, found.suggested) : new Map<string, Shown>();
+    const withoutFeature = off && offUuid ? confirmRaw(off, offUuid) : undefined;
     const base: AlternativesObservation = {
       productTypeUuid: plan.type.uuid,
       date: plan.date,
@@ -298,6 +324,8 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
         ...base,
         kind: "confirmed-after-sell-out",
         status: withFeature.status,
+        // A seat given back between the sell-out and the confirm (a hold lapsing, a cancellation approved) explains it.
+        changedBetweenReads: before.get(slotKey(plan.date, plan.timeslot))?.bookable === true,
         ...(withoutFeature === undefined ? {} : { statusWithout: withoutFeature.status }),
       });
       return;
@@ -322,32 +350,23 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
       );
       expectThat(C.rule9Unchanged, unchangedProblem(errorOn, errorOff));
     }
-    const alt = isRecord(errorOn.alternatives) ? errorOn.alternatives : undefined;
     if (alt) {
       expectThat(C.rule3Arrays, arraysProblem(alt));
       expectThat(C.rule4Requested, requestedProblem(alt, booking));
       expectThat(C.entryShape, entriesProblem(alt, timeslotted));
     }
-    const found = accuracy(alt, snapshotFromCalendar(before, window), booking);
-    const now = shownNow(on, plan.type, found.suggested);
-    const after = calendar(on, plan.type, plan.date, end);
-    const truthAt = Date.now();
     const judged = accuracy(alt, snapshotFromCalendar(after, window), booking);
     const changed =
       judged.expected.slice().sort().join() !== found.expected.slice().sort().join() ||
       [...now].some(([slot, { bookable }]) => {
-        const shown = after.get(slot) ?? (timeslotted ? undefined : after.get(slot));
+        const shown = after.get(slot);
         return shown !== undefined && shown.bookable !== bookable;
       });
     // qty is compared only where the answer showed a seat count (a timeslot's `remaining`, a reference extra).
     const counted = (slot: string) => after.get(slot)?.count !== undefined;
-    // Other clients hold and release seats between the reads (churn, other partners and the run's other scenarios,
-    // whose seats come and go within a second): a qty that equals what any read showed (the calendar before the 422,
-    // the single date right after it, the calendar after) may well have been true when the 422 was made; only one
-    // that matches none of them is a fault.
-    const qtyMismatches = judged.qtyMismatches.filter(
-      ([slot, said]) =>
-        counted(slot) && found.qtyMismatches.some(([before]) => before === slot) && now.get(slot)?.count !== said,
+    const qtyMismatches = unexplainedQty(
+      judged.qtyMismatches.filter(([slot]) => counted(slot)),
+      [before, now, after],
     );
     const qtyCompared = judged.suggested.filter((slot) => judged.expected.includes(slot) && counted(slot)).length;
     logObservation({
