@@ -84,6 +84,13 @@ export interface ExpectationRecord {
 }
 
 /**
+ * A booking the run's own key (ATD_HARNESS_KEY) created logs `<marker>{"uuid": ...}` while the run records: no webhook
+ * is expected of it, but the reservation cleanup must cancel it should the scenario that made it not get to (an
+ * iteration cut short at the end of the run, a cancel refused).
+ */
+export const OWN_BOOKING_MARKER = "atd-own-booking ";
+
+/**
  * A test hook that is not usable (missing, token refused, no answer) ends a k6 scenario: the scenario logs
  * `<marker>{HookFailure}` before it throws, and the harness maps it to exit 2 or 3 with a message naming the hook,
  * by these fields, never by the error's text.

@@ -4,7 +4,13 @@
  * what it received. Recording is off unless the run turns it on (ATD_RECORD_EXPECTATIONS=1, set by the sink's run
  * extension), so the load scenarios' hot path pays one boolean test per call and nothing else.
  */
-import { EXPECTATION_MARKER, isRecord, type EndpointName, type ExpectationRecord } from "../contract/index.ts";
+import {
+  EXPECTATION_MARKER,
+  OWN_BOOKING_MARKER,
+  isRecord,
+  type EndpointName,
+  type ExpectationRecord,
+} from "../contract/index.ts";
 import type { Env } from "./config.ts";
 
 export interface WebhookSettings {
@@ -72,6 +78,20 @@ export function expectationRecorder(keyIndex: number): ExpectationRecorder {
         default:
           return;
       }
+    },
+  };
+}
+
+/**
+ * The recorder for the run's own key: its bookings are competing demand that no webhook is expected of, so it records
+ * only what each create made (OWN_BOOKING_MARKER), for the reservation cleanup to cancel whatever is left of them.
+ */
+export function ownBookingRecorder(): ExpectationRecorder {
+  return {
+    afterCall(result) {
+      if (result.endpoint !== "bookingCreate" || result.status < 200 || result.status >= 300) return;
+      if (!isRecord(result.data) || typeof result.data.uuid !== "string") return;
+      console.warn(`${OWN_BOOKING_MARKER}${JSON.stringify({ uuid: result.data.uuid })}`);
     },
   };
 }

@@ -7,7 +7,7 @@ import exec from "k6/execution";
 import http from "k6/http";
 import { ApiClient } from "./client.ts";
 import { ConfigError, runnerKeysOf, type K6Config, type RunnerKeys } from "./config.ts";
-import { expectationRecorder, loadWebhookSettings } from "./expectations.ts";
+import { expectationRecorder, loadWebhookSettings, ownBookingRecorder } from "./expectations.ts";
 
 /** 429 is an expected answer for load scenarios (counted as a throttle, not as a failed request). */
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
@@ -93,6 +93,8 @@ export function harnessClient(config: K6Config): ApiClient | undefined {
       phase: "setup",
       onThrottle: "wait",
       maxThrottleWaitSeconds: 60,
+      // Its bookings are left out of the webhook expectations but not out of the reservation cleanup.
+      expectations: loadWebhookSettings(__ENV).recordExpectations ? ownBookingRecorder() : undefined,
     });
     clients.setup.set(apiKey, client);
   }

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON read by the assertions */
 import { describe, expect, it } from "vitest";
-import { EXPECTATION_MARKER } from "../../lib/contract/index.ts";
+import { EXPECTATION_MARKER, OWN_BOOKING_MARKER } from "../../lib/contract/index.ts";
 import { CLEANUP_CHECK, ReservationCleanupExtension } from "../../lib/harness/cleanup/reservation-cleanup.ts";
 import type { RunContext } from "../../lib/harness/run-extension.ts";
 import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
@@ -12,7 +12,12 @@ function created(uuid: string, key: number): string {
   return JSON.stringify({ level: "warning", msg: `${EXPECTATION_MARKER}${JSON.stringify(record)}` });
 }
 
-function contextFor(apiUrl: string): RunContext {
+/** k6's JSON log line of a booking of the run's own key, as its client records it. */
+function createdByOwnKey(uuid: string): string {
+  return JSON.stringify({ level: "warning", msg: `${OWN_BOOKING_MARKER}${JSON.stringify({ uuid })}` });
+}
+
+function contextFor(apiUrl: string, harnessKey?: string): RunContext {
   return {
     runId: "cleanup-test",
     runDir: "/tmp",
@@ -22,7 +27,7 @@ function contextFor(apiUrl: string): RunContext {
     seed: 1,
     say: () => undefined,
     level: "public-api",
-    harnessKey: undefined,
+    harnessKey,
     publicApi: { alternativesKeys: undefined, reservationHoldSeconds: undefined, timeScale: 1 },
   };
 }
@@ -52,6 +57,24 @@ describe("reservation cleanup on a target without test hooks", () => {
     expect(verdict.verdict).toBe("pass");
     expect(verdict.figures).toMatchObject({ bookings: 3, cancelled: 1, "not-reserved": 1, "cancellation-pending": 1 });
     const after = await api(svc, `/v2/bookings/${left}`);
+    expect(after.body.data.cancellationRequestStatus).toBe("pending");
+  });
+
+  it("should cancel a reservation the run's own key left behind, with that key", async () => {
+    await using svc = await start();
+    const t = await withSeats(svc, pickType(svc, { timeslotted: false, instant: true }), 12);
+    // The run's own key is a key the traffic does not use (here the second one, left out of the run's keys).
+    const own = await book(svc, t, 12, {}, ALT_KEY);
+    const cleanup = new ReservationCleanupExtension();
+    await cleanup.start();
+    const verdict = await cleanup.finish(
+      { ...contextFor(svc.apiUrl, ALT_KEY), keys: [KEY] },
+      { logs: new Map([["alternatives", createdByOwnKey(own)]]), startedAt: 0, finishedAt: 0 },
+    );
+
+    expect(verdict.verdict).toBe("pass");
+    expect(verdict.figures).toMatchObject({ bookings: 1, cancelled: 1 });
+    const after = await api(svc, `/v2/bookings/${own}`, { key: ALT_KEY });
     expect(after.body.data.cancellationRequestStatus).toBe("pending");
   });
 

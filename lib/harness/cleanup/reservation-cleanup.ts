@@ -2,15 +2,15 @@
  * Leaves a target without test hooks as the run found it: the traffic's abandoned carts (bookings left `reserved` on
  * purpose, lib/k6/traffic/journeys.ts) would hold real seats on a shared deployment for five days, and no hook can
  * make them expire. At the public-API level this extension turns on the booking calls' record (the same lines the
- * webhook sink joins), and after k6 reads back every booking the run created and cancels each one still reserved
- * without a cancellation request. A booking it cannot cancel is a failed check naming its uuid. With test hooks it
+ * webhook sink joins, and the own key's bookings, OWN_BOOKING_MARKER), and after k6 reads back every booking the run
+ * created and cancels each one still reserved without a cancellation request. A booking it cannot cancel is a failed check naming its uuid. With test hooks it
  * does nothing: the run's target is a test environment that can be reset.
  * In a production environment (booking scenarios allowed by --allow-production-bookings) confirmed bookings are real
  * sales too: it cancels every booking the run created that can still be cancelled (reserved or approved), lists each
  * one with the status found and what was done (summary.json figures.production, a NOTE line each in the verdict), and
  * fails its check for any it could not cancel, a booking waiting for the supplier included.
  */
-import { ENDPOINTS, HEADERS, fillPath, isRecord } from "../../contract/index.ts";
+import { ENDPOINTS, HEADERS, OWN_BOOKING_MARKER, fillPath, isRecord } from "../../contract/index.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -19,6 +19,7 @@ import {
   type RunContext,
   type RunExtension,
 } from "../run-extension.ts";
+import { markedPayloads } from "../verdict.ts";
 import { parseExpectations } from "../webhooks/expectations.ts";
 
 export const CLEANUP_CHECK = "cleanup: every booking the run left reserved is cancelled";
@@ -30,17 +31,23 @@ const TIMEOUT_MS = 10_000;
 
 export interface CreatedBooking {
   uuid: string;
-  /** Index in the run's keys of the partner that created it. */
-  key: number;
+  /** Index in the run's keys of the partner that created it; "own": the run's own key (RunContext.harnessKey). */
+  key: number | "own";
 }
 
-/** The bookings the scenarios created, from the `reserved` status events their booking calls recorded. */
+/**
+ * The bookings the scenarios created: the `reserved` status events their booking calls recorded, and the bookings of
+ * the run's own key (OWN_BOOKING_MARKER), which the scenarios cancel themselves unless cut short.
+ */
 export function createdBookings(logs: Iterable<string>): CreatedBooking[] {
   const seen = new Map<string, CreatedBooking>();
   for (const log of logs) {
     for (const e of parseExpectations(log)) {
       if (e.type !== "booking_status_updated" || e.status !== "reserved" || e.key === undefined) continue;
       seen.set(e.resource, { uuid: e.resource, key: e.key });
+    }
+    for (const own of markedPayloads(log, OWN_BOOKING_MARKER)) {
+      if (typeof own.uuid === "string") seen.set(own.uuid, { uuid: own.uuid, key: "own" });
     }
   }
   return [...seen.values()];
@@ -137,10 +144,11 @@ function outcomeText(outcome: CleanupOutcome): string {
 async function cleanUpWithOwner(
   apiUrl: string,
   keys: readonly string[],
+  ownKey: string | undefined,
   booking: CreatedBooking,
   production: boolean,
 ): Promise<BookingCleanup> {
-  const named = keys[booking.key];
+  const named = booking.key === "own" ? ownKey : keys[booking.key];
   const first = await cleanUpBooking(apiUrl, named ?? "", booking.uuid, production);
   if (first.readStatus !== 404) return first;
   for (const key of keys) {
@@ -171,7 +179,9 @@ export class ReservationCleanupExtension implements RunExtension {
     let failed = 0;
     for (let i = 0; i < bookings.length; i += PARALLEL) {
       const batch = bookings.slice(i, i + PARALLEL);
-      const results = await Promise.all(batch.map((b) => cleanUpWithOwner(ctx.target.apiUrl, ctx.keys, b, production)));
+      const results = await Promise.all(
+        batch.map((b) => cleanUpWithOwner(ctx.target.apiUrl, ctx.keys, ctx.harnessKey, b, production)),
+      );
       for (const [j, { outcome, status }] of results.entries()) {
         const uuid = batch[j]?.uuid ?? "";
         if (production) listed.push({ uuid, status: status ?? null, outcome: outcomeText(outcome) });
