@@ -13,7 +13,7 @@ const TIME_SCALE = "120";
 
 export interface PublicApiRun {
   result: HarnessProcessResult;
-  /** Bookings of the run's keys still `reserved` without a cancellation request after the run. */
+  /** Bookings of the run's keys still `reserved` without a cancellation request after the run (uuid, reference, created). */
   leftReserved: string[];
   /** The API keys the run was given (--keys). */
   keys: readonly string[];
@@ -64,7 +64,9 @@ export async function runWithoutHooks(
   for (const key of service.keys) {
     for (const { uuid } of await reservedOf(service.deployment.apiUrl, key)) {
       const detail = await detailOf(service.deployment.apiUrl, key, uuid);
-      if (detail.cancellationRequestStatus !== "pending")
+      // Read again on its own: the cleanup's last cancellations may be approved between the list and this read (30
+      // virtual seconds, a quarter of a second at this time scale), leaving it cancelled, not left reserved.
+      if (detail.status === "reserved" && detail.cancellationRequestStatus !== "pending")
         // Its reference and when it was made say which part of the run made it (spec 2.8: partner_reference).
         leftReserved.push(`${uuid} ${String(detail.partner_reference)} created ${String(detail.createdAt)}`);
     }
