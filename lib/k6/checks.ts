@@ -61,9 +61,11 @@ function describeKeyDiff(where: string, value: object, shape: ResponseShape): st
   const { missing, unexpected } = diffKeys(value, shape.keys);
   const forbidden: KeySet = shape.forbidden ?? [];
   const banned = Object.keys(value).filter((k) => forbidden.includes(k));
+  // A forbidden key is named once, as forbidden, though an exact set would not expect it either.
+  const extra = unexpected.filter((k) => !forbidden.includes(k));
   const parts: string[] = [];
   if (missing.length) parts.push(`missing ${missing.join(", ")}`);
-  if (shape.exact && unexpected.length) parts.push(`unexpected ${unexpected.join(", ")}`);
+  if (shape.exact && extra.length) parts.push(`unexpected ${extra.join(", ")}`);
   if (banned.length) parts.push(`forbidden ${banned.join(", ")}`);
   if (!isLinkArray((value as Record<string, unknown>).links) && shape.keys.includes("links"))
     parts.push("links is not an array of links");
