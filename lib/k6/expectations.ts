@@ -46,22 +46,28 @@ export interface ExpectationRecorder {
   afterCall(result: BookingCallResult, sentAt: number): void;
 }
 
+const BOOKING_CALLS: ReadonlySet<string> = new Set(["bookingCreate", "bookingConfirm", "bookingCancel"]);
+
+/** The booking a successful booking call answered with, or undefined (a refusal, a body without a uuid). */
+function bookingOf(result: BookingCallResult): { uuid: string; status: string | undefined } | undefined {
+  if (result.status < 200 || result.status >= 300 || !isRecord(result.data)) return undefined;
+  const { uuid, status } = result.data;
+  return typeof uuid === "string" ? { uuid, status: typeof status === "string" ? status : undefined } : undefined;
+}
+
 /**
  * The recorder for one partner key. Which events a booking call causes follows docs/contract-gaps.md (Booking states):
  * a create emits the `reserved` status; a confirm emits the status it answers with, plus the tickets when that status
  * is `approved`; a cancel emits booking_data_updated (the cancellation request).
  */
-const BOOKING_CALLS: ReadonlySet<string> = new Set(["bookingCreate", "bookingConfirm", "bookingCancel"]);
-
 export function expectationRecorder(keyIndex: number): ExpectationRecorder {
   return {
     afterCall(result, sentAt) {
       // Only booking calls cause events; reading `data` parses the body, so other answers are left alone.
       if (!BOOKING_CALLS.has(result.endpoint)) return;
-      if (result.status < 200 || result.status >= 300 || !isRecord(result.data)) return;
-      const resource = typeof result.data.uuid === "string" ? result.data.uuid : undefined;
-      if (resource === undefined) return;
-      const status = typeof result.data.status === "string" ? result.data.status : undefined;
+      const booking = bookingOf(result);
+      if (booking === undefined) return;
+      const { uuid: resource, status } = booking;
       const base = { resource, at: sentAt, key: keyIndex };
       switch (result.endpoint) {
         case "bookingCreate":
@@ -89,9 +95,8 @@ export function expectationRecorder(keyIndex: number): ExpectationRecorder {
 export function ownBookingRecorder(): ExpectationRecorder {
   return {
     afterCall(result) {
-      if (result.endpoint !== "bookingCreate" || result.status < 200 || result.status >= 300) return;
-      if (!isRecord(result.data) || typeof result.data.uuid !== "string") return;
-      console.warn(`${OWN_BOOKING_MARKER}${JSON.stringify({ uuid: result.data.uuid })}`);
+      const booking = result.endpoint === "bookingCreate" ? bookingOf(result) : undefined;
+      if (booking !== undefined) console.warn(`${OWN_BOOKING_MARKER}${JSON.stringify({ uuid: booking.uuid })}`);
     },
   };
 }

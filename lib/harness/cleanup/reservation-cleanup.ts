@@ -3,8 +3,8 @@
  * purpose, lib/k6/traffic/journeys.ts) would hold real seats on a shared deployment for five days, and no hook can
  * make them expire. At the public-API level this extension turns on the booking calls' record (the same lines the
  * webhook sink joins, and the own key's bookings, OWN_BOOKING_MARKER), and after k6 reads back every booking the run
- * created and cancels each one still reserved without a cancellation request. A booking it cannot cancel is a failed check naming its uuid. With test hooks it
- * does nothing: the run's target is a test environment that can be reset.
+ * created and cancels each one still reserved without a cancellation request. A booking it cannot cancel is a failed
+ * check naming its uuid. With test hooks it does nothing: the run's target is a test environment that can be reset.
  * In a production environment (booking scenarios allowed by --allow-production-bookings) confirmed bookings are real
  * sales too: it cancels every booking the run created that can still be cancelled (reserved or approved), lists each
  * one with the status found and what was done (summary.json figures.production, a NOTE line each in the verdict), and
