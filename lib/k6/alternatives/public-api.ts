@@ -254,16 +254,18 @@ function shownNow(client: ApiClient, type: ControlProductType, slots: readonly s
  * The qty mismatches (slot, said, true by the after read) that no read around the confirm explains: other clients
  * (churn, other partners, the run's other scenarios) hold and release seats at moments of the service's choosing, a
  * hold lapsing or a cancellation being approved, so a qty equal to what any read showed may well have been true when
- * the 422 was made. Only a slot whose seat count the answers show is judged. For a correct service to be blamed, the
- * slot's count must change twice within the few milliseconds the reads take.
+ * the 422 was made. Only a slot whose seat count the after read shows is judged (elsewhere the truth is a bare
+ * "bookable"). For a correct service to be blamed, the slot's count must change twice within the milliseconds of the
+ * reads.
  */
 export function unexplainedQty(
   mismatches: readonly [string, number, number][],
-  reads: readonly ReadonlyMap<string, Shown>[],
+  after: ReadonlyMap<string, Shown>,
+  others: readonly ReadonlyMap<string, Shown>[],
 ): [string, number, number][] {
   return mismatches.filter(
     ([slot, said]) =>
-      reads.some((r) => r.get(slot)?.count !== undefined) && reads.every((r) => r.get(slot)?.count !== said),
+      after.get(slot)?.count !== undefined && [after, ...others].every((r) => r.get(slot)?.count !== said),
   );
 }
 
@@ -364,10 +366,7 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
       });
     // qty is compared only where the answer showed a seat count (a timeslot's `remaining`, a reference extra).
     const counted = (slot: string) => after.get(slot)?.count !== undefined;
-    const qtyMismatches = unexplainedQty(
-      judged.qtyMismatches.filter(([slot]) => counted(slot)),
-      [before, now, after],
-    );
+    const qtyMismatches = unexplainedQty(judged.qtyMismatches, after, [before, now]);
     const qtyCompared = judged.suggested.filter((slot) => judged.expected.includes(slot) && counted(slot)).length;
     logObservation({
       ...base,
