@@ -28,6 +28,7 @@ import { harnessVersion } from "./paths.ts";
 import { exportMetrics } from "./reports/push-to-gateway.ts";
 import { junitReport } from "./reports/junit-report.ts";
 import { dashboardFile, JUNIT_FILE, writeReports } from "./reports/write-reports.ts";
+import { redactRunDirectory } from "./reports/redact-secrets.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -365,6 +366,29 @@ async function runScenario(
   return { verdict: scenarioVerdict(scenario, summary, log, errors), log };
 }
 
+/**
+ * The run directory's files with every secret replaced by its fingerprint; summary.json names the files that held one.
+ * A failure here is said, never thrown: the run's verdict and reports stand.
+ */
+async function redactSecrets(
+  runDir: string,
+  secrets: readonly string[],
+  summary: RunSummary,
+  say: (line: string) => void,
+): Promise<void> {
+  try {
+    const redacted = await redactRunDirectory(runDir, secrets);
+    if (redacted.length === 0) return;
+    say(`  redacted secrets from ${redacted.map((r) => `${r.file} (${String(r.count)})`).join(", ")}`);
+    summary.run.redacted = redacted;
+    // summary.json itself may have been among them: it is written again from the in-memory summary, redacted.
+    await writeSummary(runDir, summary);
+    await redactRunDirectory(runDir, secrets);
+  } catch (error) {
+    summary.errors.push(await unexpected(runDir, "redact secrets from the run directory", error));
+  }
+}
+
 export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   const startedAt = new Date();
   const profileSeconds = validate(request);
@@ -390,6 +414,8 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   const skipped: NonNullable<RunSummary["skipped"]> = [];
   let runLevel: CoverageLevel | undefined;
   let environment: EnvironmentReport | undefined;
+  /** Every secret the run handles, redacted from its directory at the end (the keys are known once the target is). */
+  const secrets = [...(request.apiKeys ?? []), ...(request.controlToken === undefined ? [] : [request.controlToken])];
   /** What the run is doing, for the message of an unexpected error. */
   let phase = "build the scenarios";
   try {
@@ -425,6 +451,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     runLevel = level;
     request.say(`  coverage level: ${LEVEL_NAMES[level]}`);
     const allKeys = await apiKeysFor(request, target);
+    secrets.push(...allKeys, ...(control === undefined ? [] : [control.token]));
     const harnessKeyNeeded =
       level === "public-api" &&
       (scenarios.some((s) => traitsOf(s).needsHarnessKey === true) ||
@@ -681,6 +708,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     await writeSummary(runDir, summary);
     await writeFile(path.join(runDir, JUNIT_FILE), junitReport(summary)).catch(() => undefined);
   }
+  await redactSecrets(runDir, secrets, summary, request.say);
   request.say(renderVerdictTable(summary));
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
   if (

@@ -14,6 +14,8 @@ import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { buildServiceImage } from "../../lib/harness/service-container.ts";
 import { COMPOSE_PROJECT_LABEL } from "../../lib/harness/targets/compose-target.ts";
+import { DEFAULT_KEY_PREFIX } from "../../service/options.ts";
+import { secretLeaks } from "../k6/harness-process.ts";
 
 const STACK = path.join(REPO_ROOT, "test", "data", "compose", "two-service.yml");
 const TOKEN = "compose-target-token";
@@ -113,6 +115,10 @@ describe("harness run --target compose", () => {
     const forwarded = Number(/"event":"stopped","forwarded":(\d+)/.exec(proxyLog)?.[1] ?? 0);
     expect(forwarded).toBeGreaterThan(50);
     expect(projectContainers(projectOf(result.stdout))).toEqual([]);
+    // The keys and the control token (also in the stack's environment) stay out of every file, the logs included.
+    const run = { exitCode: result.status, output: result.stdout + result.stderr, summary, runDir };
+    expect(secretLeaks(run, [DEFAULT_KEY_PREFIX, TOKEN])).toEqual([]);
+    expect(summary.run.redacted).toBeUndefined();
   });
 
   it("should exit 3 naming the service that never became ready, keep every service's log and take the stack down", async () => {

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { SERVICE_CONTAINER_LABEL } from "../../lib/harness/service-container.ts";
+import { DEFAULT_KEY_PREFIX } from "../../service/options.ts";
+import { secretLeaks } from "../k6/harness-process.ts";
 
 function serviceContainers(): string[] {
   return execFileSync("docker", ["ps", "-aq", "--filter", `label=${SERVICE_CONTAINER_LABEL}`], { encoding: "utf8" })
@@ -29,6 +31,9 @@ describe("harness run --target container", () => {
     expect(summary.verdict).toBe("pass");
     expect(readFileSync(path.join(runDir, "service.log"), "utf8")).toMatch(/"event":"listening"/);
     expect(serviceContainers()).toEqual(before);
+    // The seeded keys the container told the harness stay out of every file, its log included.
+    const run = { exitCode: result.status, output: result.stdout + result.stderr, summary, runDir };
+    expect(secretLeaks(run, [DEFAULT_KEY_PREFIX])).toEqual([]);
   });
 });
 

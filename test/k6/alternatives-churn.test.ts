@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import { CHURN_LOG, parseChurnLog } from "../../lib/harness/churn/log.ts";
-import { runHarnessProcess } from "./harness-process.ts";
+import { DEFAULT_KEY_PREFIX } from "../../service/options.ts";
+import { runHarnessProcess, secretLeaks } from "./harness-process.ts";
 
 describe("churn run of partner-mix + alternatives + invariants", { timeout: 240_000 }, () => {
   it("should pass and report accuracy, churn and every invariant with counts", async () => {
@@ -27,5 +28,8 @@ describe("churn run of partner-mix + alternatives + invariants", { timeout: 240_
     expect(Number(churn?.changes)).toBeGreaterThan(5);
     const log = parseChurnLog(readFileSync(path.join(result.runDir ?? "", CHURN_LOG), "utf8"));
     expect(log.filter((e) => e.phase === "apply")).toHaveLength(Number(churn?.changes));
+    // The alternatives summary's setup data held the control token and the seeded keys until issue 26: none now.
+    expect(secretLeaks(result, [DEFAULT_KEY_PREFIX])).toEqual([]);
+    expect(result.summary?.run.redacted).toBeUndefined();
   });
 });

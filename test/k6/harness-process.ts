@@ -119,3 +119,21 @@ export function runFiles(dir: string): [string, string][] {
       return [path.relative(dir, file), (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8")];
     });
 }
+
+/** Every webhook secret has this form (Standard Webhooks), whoever made it: the sink's, an operator's. */
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/]{8,}/;
+
+/**
+ * Where a secret is in a run: each file of the run directory (gzipped ones unpacked, k6's raw samples included) and
+ * the harness's output that holds one of `secrets` or any webhook secret, as "file: what". Empty: none leaked.
+ */
+export function secretLeaks(result: HarnessProcessResult, secrets: readonly string[]): string[] {
+  const texts: [string, string][] = [
+    ...(result.runDir ? runFiles(result.runDir) : []),
+    ["the harness's output", result.output],
+  ];
+  return texts.flatMap(([name, text]) => [
+    ...secrets.filter((s) => text.includes(s)).map((s) => `${name}: a secret ending ${s.slice(-4)}`),
+    ...(WEBHOOK_SECRET.test(text) ? [`${name}: a webhook secret`] : []),
+  ]);
+}

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
+import { DEFAULT_KEY_PREFIX } from "../../service/options.ts";
+import { secretLeaks } from "./harness-process.ts";
 import { expectLatencyHistogram, timedPerType, WEBHOOK_HISTOGRAM } from "./webhook-latency-files.ts";
 import { expectCleanWebhookRun, runWebhooks, sinkOf } from "./webhook-runs.ts";
 
@@ -13,6 +15,9 @@ describe("webhook delivery against the reference service", () => {
     const result = await runWebhooks();
     expectCleanWebhookRun(result);
     expect(sinkOf(result).figures.unexpected).toBe(0);
+    // The sink's secrets, the control token in setup data and the seeded keys stay out of the run directory.
+    expect(secretLeaks(result, [DEFAULT_KEY_PREFIX])).toEqual([]);
+    expect(result.summary?.run.redacted).toBeUndefined();
     const prom = expectLatencyHistogram(result);
     const timed = timedPerType(prom);
     for (const type of WEBHOOK_EVENT_TYPES) expect(timed.get(type), type).toBeGreaterThan(0);

@@ -31,6 +31,12 @@ export interface RunSummary {
     inputs?: RunInputs;
     /** The run file's environment the run was held to (lib/harness/plan/rails.ts); absent: no rails. */
     environment?: EnvironmentReport;
+    /**
+     * Files of the run directory in which a secret (API key, control token, webhook secret) was found and replaced by
+     * its fingerprint after the run (lib/harness/reports/redact-secrets.ts): what the target or an operator's command
+     * wrote there. Absent: none held one.
+     */
+    redacted?: { file: string; count: number }[];
   };
   verdict: Outcome;
   exitCode: ExitCode;
