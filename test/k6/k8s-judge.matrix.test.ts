@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { readK8sRun } from "../../lib/harness/k8s/read-manifests.ts";
 import { EmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
 import { runHarnessProcess } from "./harness-process.ts";
-import { k6, operatorArgs } from "./operator-runner.ts";
+import { operatorArgs } from "./k6-operator-commands.ts";
+import { k6 } from "./operator-runner.ts";
 import { eventually, startPrometheus } from "./reports-processes.ts";
 
 const RUNNERS = 2;
