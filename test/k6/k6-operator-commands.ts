@@ -94,7 +94,7 @@ export interface RunnerRequest {
   script: string;
   /** 1-based. */
   index: number;
-  /** The REST API address: 0.0.0.0:6565 in a pod; runners sharing one machine need one each. */
+  /** The REST API address: 0.0.0.0:6565 in a pod; "" turns it off (runners sharing one machine, no starter). */
   address: string;
   /** The operator starts runners paused and a starter job resumes them; an emulation without starter runs at once. */
   paused: boolean;
