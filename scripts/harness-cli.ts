@@ -12,7 +12,7 @@ import { PROFILES } from "../lib/contract/profiles.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { REPO_ROOT, REPORTS_DIR } from "../lib/harness/paths.ts";
-import { DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
+import { applyCommand, DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
 import { judgeK8sRun } from "../lib/harness/k8s/judge-k8s-run.ts";
 import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
 import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
@@ -89,7 +89,13 @@ program
   .addOption(
     new Option("--prometheus-rw <url>", "remote-write URL the runners stream their samples to").argParser(httpUrl),
   )
-  .addOption(new Option("--image <image>", "runner image").default(DEFAULT_RUNNER_IMAGE))
+  .addOption(new Option("--image <image>", "runner image (also the initializer's)").default(DEFAULT_RUNNER_IMAGE))
+  .addOption(
+    new Option(
+      "--starter-image <image>",
+      "image of the job that starts the runners (sh and curl); default: the operator's own, from its registry",
+    ).env("HARNESS_STARTER_IMAGE"),
+  )
   .addOption(new Option("--name <name>", "name of the ConfigMap and TestRun (and the samples' testid)"))
   .addOption(new Option("--slo <file>", "JSON file overriding the SLO table, shipped beside the script"))
   .addOption(new Option("--out <dir>", "where the manifests go").default(path.join(REPORTS_DIR, "k8s")))
@@ -105,6 +111,7 @@ program
         duration?: string;
         prometheusRw?: string;
         image: string;
+        starterImage?: string;
         name?: string;
         slo?: string;
         out: string;
@@ -128,12 +135,14 @@ program
           duration: flags.duration,
           prometheusRw: flags.prometheusRw,
           image: flags.image,
+          starterImage: flags.starterImage,
           name: flags.name,
           ...(flags.slo === undefined ? {} : { slo: await readSloOverride(flags.slo) }),
         },
         path.resolve(flags.out),
       );
-      console.log(`manifests: ${path.relative(process.cwd(), file) || file} (kubectl apply -f)`);
+      const shown = path.relative(process.cwd(), file) || file;
+      console.log(`manifests: ${shown} (${applyCommand(shown)})`);
     },
   );
 

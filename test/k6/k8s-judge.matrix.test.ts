@@ -9,13 +9,24 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readK8sRun } from "../../lib/harness/k8s/read-manifests.ts";
 import { EmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
+import { HEADER_VALUE_DEFECTS } from "./defect-catalogue.ts";
 import { runHarnessProcess } from "./harness-process.ts";
-import { k6, operatorArgs } from "./operator-runner.ts";
+import { runnerArgs } from "./k6-operator-commands.ts";
+import { k6 } from "./operator-runner.ts";
 import { eventually, startPrometheus } from "./reports-processes.ts";
 
 const RUNNERS = 2;
 
-/** Writes the manifests with `harness k8s` and runs them as the operator would, each runner tagged instance_id. */
+/** A defect that fails one check of partner-mix on every runner: X-RateLimit-Remaining stays at the limit. */
+const [CHECK_DEFECT, DEFECT_CHECK] = HEADER_VALUE_DEFECTS.find(([d]) => d === "rate-limit-remaining-is-limit") as [
+  string,
+  string,
+];
+
+/**
+ * Writes the manifests with `harness k8s` and runs them as the operator would: each runner with the operator's own
+ * `k6 run` arguments, but without its REST API (no starter job here resumes it) and so not paused.
+ */
 async function runAsOperator(
   prometheusUrl: string,
   apiUrl: string,
@@ -57,7 +68,15 @@ async function runAsOperator(
   const results = await Promise.all(
     Array.from({ length: RUNNERS }, (_, i) =>
       k6(
-        ["--quiet", ...run.args, ...operatorArgs(i + 1, RUNNERS), `--tag=instance_id=${String(i + 1)}`, run.scriptFile],
+        runnerArgs({
+          name: run.name,
+          parallelism: run.parallelism,
+          argv: run.args,
+          script: run.scriptFile,
+          index: i + 1,
+          address: "",
+          paused: false,
+        }),
         {
           ...run.env,
           ATD_API_KEYS: keys.join(","),
@@ -114,14 +133,25 @@ describe("harness judge", { timeout: 240_000 }, () => {
     );
     expect(priceListDate?.observed).toBeGreaterThan(0);
     expect(judged.output).toMatch(/PASS {2}run atd-judge-pass \(exit 0\)/);
+    // The checks by name, each counted once per runner that ran it, none failed.
+    const checks = verdict?.checks ?? [];
+    expect(checks.find((c) => c.name === DEFECT_CHECK)).toMatchObject({ verdict: "pass", passes: 2, fails: 0 });
+    expect(checks.filter((c) => c.verdict !== "pass" || c.passes < 1 || c.passes > RUNNERS)).toEqual([]);
+    expect(judged.output).toContain(`PASS  ${String(checks.length)} of ${String(checks.length)} checks`);
 
-    // The same runners' settings with an SLO no service meets: the judge takes it from the manifests' slo.json.
+    // The same runners' settings with an SLO no service meets, against a service whose rate-limit headers break one
+    // check: the judge takes the SLO from the manifests' slo.json, and fails the check by name on both runners.
     const slo = JSON.stringify({ latency: { endpoints: { priceListDate: { p95: 0.001 } } } });
+    await target.control.setDefects({ [CHECK_DEFECT]: true });
     const failing = await runAsOperator(prometheus.url, target.apiUrl, keys, "atd-judge-fail", slo);
     expect(failing.codes).toContain(99);
     const crossed = await runHarnessProcess(["judge", failing.manifests, "--prometheus", prometheus.url]);
     expect(crossed.exitCode, crossed.output).toBe(1);
     expect(crossed.output).toMatch(/FAIL {2}threshold http_req_duration\{endpoint:priceListDate\} p\(95\)<0\.001/);
+    expect(crossed.output).toContain(`FAIL  check ${DEFECT_CHECK}: 2 of 2 failed`);
+    expect(crossed.output).toMatch(/- runner 1: \d+\.\d% of its samples of this check passed/);
+    const failedChecks = crossed.summary?.scenarios[0]?.checks.filter((c) => c.verdict === "fail").map((c) => c.name);
+    expect(failedChecks).toContain(DEFECT_CHECK);
 
     // A runner that never wrote: the verdict would cover part of the load, so it fails saying so.
     const three = path.join(path.dirname(passing.manifests), "atd-judge-three.yaml");

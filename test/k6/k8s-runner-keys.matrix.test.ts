@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { K6_BUNDLE_DIR } from "../../esbuild.config.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { EmbeddedTarget, type StartedEmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
-import { k6, operatorArgs, type K6Result } from "./operator-runner.ts";
+import { operatorArgs } from "./k6-operator-commands.ts";
+import { k6, type K6Result } from "./operator-runner.ts";
 
 /** A limit no runner reaches in a few seconds and a window longer than the test: X-RateLimit-Remaining counts. */
 const LIMIT = 10_000;

@@ -1,6 +1,6 @@
 /**
  * k6 started the way a k6-operator runner pod starts it, for the tests of `harness k8s` manifests: the TestRun's
- * environment and arguments, the operator's execution-segment arguments and its instance_id tag.
+ * environment, and the arguments the operator gives a runner (k6-operator-commands.ts).
  */
 import { execFile } from "node:child_process";
 import { resolveK6 } from "../../lib/harness/k6-binary.ts";
@@ -26,11 +26,4 @@ export function k6(args: readonly string[], env: Record<string, string>, cwd?: s
         );
       }),
   );
-}
-
-/** The arguments the k6-operator gives runner `index` (1-based) of `total` (its pkg/segmentation: "2/4", unreduced). */
-export function operatorArgs(index: number, total: number): string[] {
-  const point = (i: number) => (i === 0 ? "0" : i === total ? "1" : `${String(i)}/${String(total)}`);
-  const sequence = Array.from({ length: total + 1 }, (_, i) => point(i)).join(",");
-  return [`--execution-segment=${point(index - 1)}:${point(index)}`, `--execution-segment-sequence=${sequence}`];
 }

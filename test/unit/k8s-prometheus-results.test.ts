@@ -1,6 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { useMswServer } from "./msw-server.ts";
+import { scenarioVerdict } from "../../lib/harness/verdict.ts";
 import {
   prometheusApi,
   readPrometheusResults,
@@ -10,8 +11,14 @@ import {
 
 const END = 1_800_000_000;
 
-/** A Prometheus that holds the given series and answers queries by their text; it records what it was asked. */
-function fakeApi(names: string[], answers: Record<string, number>): PromApi & { asked: string[]; times: unknown[] } {
+/**
+ * A Prometheus that holds the given series and answers queries by their text (one value, or the samples of an instant
+ * vector); it records what it was asked.
+ */
+function fakeApi(
+  names: string[],
+  answers: Record<string, number | PromSample[]>,
+): PromApi & { asked: string[]; times: unknown[] } {
   const asked: string[] = [];
   const times: unknown[] = [];
   return {
@@ -25,8 +32,9 @@ function fakeApi(names: string[], answers: Record<string, number>): PromApi & { 
     query(promql: string, time?: number): Promise<PromSample[]> {
       asked.push(promql);
       times.push(time);
-      const key = Object.keys(answers).find((k) => promql.startsWith(k));
-      return Promise.resolve(key === undefined ? [] : [{ metric: {}, value: answers[key] as number }]);
+      const answer = answers[Object.keys(answers).find((k) => promql.startsWith(k)) ?? ""];
+      if (answer === undefined) return Promise.resolve([]);
+      return Promise.resolve(typeof answer === "number" ? [{ metric: {}, value: answer }] : answer);
     },
   };
 }
@@ -90,6 +98,42 @@ describe("readPrometheusResults", () => {
     expect(metrics.checks?.values.rate).toBe(0.97);
     expect(metrics.checks?.thresholds).toEqual({ "rate>=1": { ok: false } });
     expect(results.notes.join(" ")).toMatch(/checks: judged on its worst series/);
+  });
+
+  it("should list every check by name, counted per runner, and fail one that failed on any runner", async () => {
+    const ratio = (check: string, instance: string, value: number): PromSample => ({
+      metric: { check, instance_id: instance },
+      value,
+    });
+    const api = fakeApi(NAMES, {
+      "min by (check, instance_id) (last_over_time(k6_checks_rate": [
+        ratio("status is 200", "1", 1),
+        ratio("status is 200", "2", 1),
+        ratio("envelope", "2", 0.968),
+        ratio("envelope", "1", 1),
+      ],
+    });
+    const results = await readPrometheusResults({ api, testId: "t", window: "1h", thresholds: {} });
+    expect(api.asked).toContain('min by (check, instance_id) (last_over_time(k6_checks_rate{testid="t"}[1h]))');
+    expect(results.checks).toEqual([
+      { name: "envelope", passes: 1, fails: 1, problems: ["runner 2: 96.8% of its samples of this check passed"] },
+      { name: "status is 200", passes: 2, fails: 0, problems: [] },
+    ]);
+    expect(results.notes.join(" ")).toMatch(/the checks by name: counted per runner/);
+    // The verdict code of a local run judges them: a check with a failed sample fails, and the run with it.
+    const verdict = scenarioVerdict("partner-mix", results.summary, "", []);
+    expect(verdict.checks.map((c) => [c.name, c.verdict, c.passes, c.fails])).toEqual([
+      ["envelope", "fail", 1, 1],
+      ["status is 200", "pass", 2, 0],
+    ]);
+    expect(verdict.verdict).toBe("fail");
+  });
+
+  it("should list no checks when the runners wrote none", async () => {
+    const api = fakeApi(["k6_http_reqs_total"], {});
+    const results = await readPrometheusResults({ api, testId: "t", window: "1h", thresholds: {} });
+    expect(results.checks).toEqual([]);
+    expect(api.asked.some((q) => q.includes("k6_checks_rate"))).toBe(false);
   });
 
   it("should fail a threshold on a statistic remote write does not keep, and judge a metric without samples on zeros", async () => {

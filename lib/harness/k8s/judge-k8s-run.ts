@@ -115,6 +115,9 @@ export async function judgeK8sRun(request: JudgeRequest): Promise<JudgeOutcome> 
         ]
       : [];
   const verdict = scenarioVerdict(k8sRun.scenario, results.summary, "", errors);
+  // The checks' own problem messages stay in the runners' logs: what Prometheus tells is which runners failed them.
+  const problems = new Map(results.checks.map((c) => [c.name, c.problems]));
+  for (const check of verdict.checks) check.problems = problems.get(check.name) ?? [];
   verdict.findings.push(
     {
       rule: "k8s runners",

@@ -5,6 +5,12 @@
  * - A ConfigMap holds the bundled script (dist/k6/<scenario>.js: one self-contained file, as k6 needs it).
  * - A TestRun (k6.io/v1alpha1) runs it; the runners get the target and the run's settings as ATD_* variables, and the
  *   API keys from a Secret by reference (secretKeyRef), never inline: manifests end up in repositories and CI logs.
+ * - The TestRun's `arguments` are split on whitespace by the operator, which also builds its initializer's `k6 archive`
+ *   from them, leaving out `--out <value>` only when flag and value are separate words: `--out=x` would reach
+ *   `k6 archive`, which has no --out, and the TestRun would end in stage error. So every flag here is written with
+ *   its value as a separate word (test/k6/k6-operator-commands.ts mirrors the operator's handling).
+ * - The starter (the job that un-pauses the runners with curl) uses the operator's own image unless `starterImage`
+ *   names one: a cluster that cannot pull from that registry needs its own image with sh and curl.
  * - Results come back through Prometheus remote write: every runner streams its samples tagged testid=<name> (and the
  *   operator's instance_id), trends as native histograms, and `harness judge` (judge-k8s-run.ts) reads them back and
  *   judges them with the same verdict code as a local run: thresholds on all runners' samples together. Each runner
@@ -35,6 +41,8 @@ export interface K6OperatorRequest {
   prometheusRw: string | undefined;
   /** The runner image: a k6 build with the same extensions as .tools/bin/k6 (none beyond k6's own outputs). */
   image: string;
+  /** The starter image (sh and curl); undefined: the operator's default, pulled from its registry. */
+  starterImage?: string;
   /** An SLO override file's text (--slo): shipped beside the script in the ConfigMap. */
   slo?: string;
 }
@@ -75,12 +83,14 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
     { name: K6_ENV.keysBySegment, value: "1" },
     { name: "K6_NO_USAGE_REPORT", value: "true" },
   ];
-  const args = ["--log-format=json"];
+  const args = ["--log-format", "json"];
   if (request.prometheusRw) {
-    args.push("--out=experimental-prometheus-rw", `--tag=testid=${request.name}`);
+    args.push("--out", "experimental-prometheus-rw", "--tag", `testid=${request.name}`);
     env.push(
       { name: "K6_PROMETHEUS_RW_SERVER_URL", value: request.prometheusRw },
-      { name: "K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM", value: "true" },
+      // k6 2.x's feature flag for trends as native histograms (K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM is its
+      // legacy alias, warned about at every start).
+      { name: "K6_FEATURES", value: "native-histograms" },
     );
   }
   return [
@@ -102,6 +112,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
         separate: false,
         cleanup: "post",
         runner: { image: request.image, env },
+        ...(request.starterImage === undefined ? {} : { starter: { image: request.starterImage } }),
       },
     },
   ];

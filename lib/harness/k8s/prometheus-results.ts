@@ -13,6 +13,9 @@
  *   `rate>=1` (the SLO table's checks threshold) and conservative otherwise: it may fail a run whose merged rate
  *   would pass, never pass one that would fail.
  * - gauges: the largest last value of the runners.
+ * - checks, by name (the `check` tag of k6_checks_rate): each runner's share of passed samples, not counts, so each
+ *   check is counted once per runner, a pass when none of that runner's samples of it failed. A check fails exactly
+ *   when a local run's would: when any sample of it failed.
  */
 import { parseMetricName, evaluateThreshold, type MetricType, type MetricValues } from "../segments/thresholds.ts";
 import { thresholdStatistic } from "../verdict.ts";
@@ -42,9 +45,20 @@ export interface PrometheusResultsRequest {
   window: string;
 }
 
+/** One check of the run: its passes and fails are runners (see the module comment). */
+export interface PromCheck {
+  name: string;
+  passes: number;
+  fails: number;
+  /** Per failed runner, the share of its samples of the check that passed. */
+  problems: string[];
+}
+
 export interface PrometheusResults {
-  /** Shaped like k6's handleSummary data: what verdict.ts reads. */
+  /** Shaped like k6's handleSummary data: what verdict.ts reads (the checks in root_group, without problems). */
   summary: Record<string, unknown>;
+  /** Every check by name, sorted, with the problems the verdict shows. */
+  checks: PromCheck[];
   /** How each statistic was read, where it is not exact (for the verdict's findings). */
   notes: string[];
   /** Distinct runners (instance_id values) that wrote samples. */
@@ -161,6 +175,25 @@ async function readValues(
   return { type: kind.type, values };
 }
 
+/** Every check by name from each runner's worst series of it (a runner may run it in several scenarios). */
+async function readChecks(request: PrometheusResultsRequest, end: number | undefined): Promise<PromCheck[]> {
+  const last = `last_over_time(${selector("k6_checks_rate", request.testId, {})}[${request.window}])`;
+  const byName = new Map<string, PromCheck>();
+  for (const { metric, value } of await request.api.query(`min by (check, instance_id) (${last})`, end)) {
+    if (metric.check === undefined || Number.isNaN(value)) continue;
+    const check = byName.get(metric.check) ?? { name: metric.check, passes: 0, fails: 0, problems: [] };
+    if (value >= 1) {
+      check.passes++;
+    } else {
+      check.fails++;
+      const runner = metric.instance_id === undefined ? "without instance_id" : metric.instance_id;
+      check.problems.push(`runner ${runner}: ${(value * 100).toFixed(1)}% of its samples of this check passed`);
+    }
+    byName.set(metric.check, check);
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** Reads the run back from Prometheus and evaluates every threshold once, on all runners' samples. */
 export async function readPrometheusResults(request: PrometheusResultsRequest): Promise<PrometheusResults> {
   const labelSets = await request.api.series(
@@ -192,8 +225,20 @@ export async function readPrometheusResults(request: PrometheusResultsRequest): 
     }
     metrics[metric] = entry;
   }
+  const checks = names.has("k6_checks_rate") ? await readChecks(request, end) : [];
+  if (checks.length > 0) {
+    notes.push(
+      "the checks by name: counted per runner (a pass when none of its samples of the check failed), as remote write keeps each runner's share of passed samples, not counts.",
+    );
+  }
+  const rootChecks = checks.map(({ name, passes, fails }) => ({ name, passes, fails }));
   return {
-    summary: { prometheus: { testId: request.testId, runners }, root_group: { checks: [], groups: [] }, metrics },
+    summary: {
+      prometheus: { testId: request.testId, runners },
+      root_group: { checks: rootChecks, groups: [] },
+      metrics,
+    },
+    checks,
     notes: [...new Set(notes)],
     runners,
     series: labelSets.length,

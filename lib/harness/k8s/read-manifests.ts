@@ -21,7 +21,7 @@ export interface K8sRun {
   env: Record<string, string>;
   /** The TestRun's arguments to every runner's `k6 run`, one word each. */
   args: string[];
-  /** The testid the runners tag their samples with (`--tag=testid=...`); undefined when they write to no Prometheus. */
+  /** The testid the runners tag their samples with (`--tag testid=...`); undefined when they write to no Prometheus. */
   testId: string | undefined;
 }
 

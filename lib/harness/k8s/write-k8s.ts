@@ -4,10 +4,32 @@ import path from "node:path";
 import { bundleScenarios } from "../bundle.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { traitsOf } from "../scenario-traits.ts";
-import { k6OperatorManifests, k8sName, manifestsYaml, type K6OperatorRequest } from "./k6-operator-manifests.ts";
+import {
+  k6OperatorManifests,
+  k8sName,
+  manifestsYaml,
+  type K6OperatorRequest,
+  type Manifest,
+} from "./k6-operator-manifests.ts";
 
 /** The runner image: k6 of the release the harness is pinned to (scripts/ensure-k6). */
 export const DEFAULT_RUNNER_IMAGE = "grafana/k6:2.2.0";
+
+/** What Kubernetes lets a ConfigMap hold: its keys and values together, in bytes (1 MiB). */
+export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
+
+/**
+ * How to apply the manifests. Server-side: a client-side `kubectl apply` copies the whole object into an annotation
+ * (last-applied-configuration), and annotations may hold 256 KiB in all, less than a bundled scenario.
+ */
+export function applyCommand(file: string): string {
+  return `kubectl apply --server-side -f ${file}`;
+}
+
+function configMapBytes(manifests: readonly Manifest[]): number {
+  const data = manifests.find((m) => m.kind === "ConfigMap")?.data as Record<string, string> | undefined;
+  return Object.entries(data ?? {}).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+}
 
 export async function writeK8sManifests(
   request: Omit<K6OperatorRequest, "script" | "name"> & { name?: string },
@@ -21,7 +43,15 @@ export async function writeK8sManifests(
   }
   const bundle = (await bundleScenarios([request.scenario])).get(request.scenario) as string;
   const name = k8sName(request.name ?? `atd-${request.scenario}-${Date.now().toString(36)}`);
-  const manifests = k6OperatorManifests({ ...request, name, script: await readFile(bundle, "utf8") });
+  const script = await readFile(bundle, "utf8");
+  const manifests = k6OperatorManifests({ ...request, name, script });
+  const bytes = configMapBytes(manifests);
+  if (bytes > CONFIGMAP_MAX_BYTES) {
+    throw new HarnessError(
+      `Failed to write the manifests: the ConfigMap would hold ${String(bytes)} bytes, over the ${String(CONFIGMAP_MAX_BYTES)} Kubernetes allows (the bundled script is ${String(Buffer.byteLength(script))}). Please give a smaller --slo file.`,
+      EXIT.usage,
+    );
+  }
   await mkdir(outDir, { recursive: true });
   const file = path.join(outDir, `${name}.yaml`);
   await writeFile(file, manifestsYaml(manifests));
