@@ -111,7 +111,9 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     }
     Object.assign(env, {
       K6_PROMETHEUS_RW_SERVER_URL: request.prometheusRw.url,
-      K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: "true",
+      // k6 2.x's feature flag for trends as native histograms, as in the k6-operator manifests (its old
+      // K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM is a legacy alias that k6 warns about).
+      K6_FEATURES: "native-histograms",
     });
   }
   args.push(request.script);
