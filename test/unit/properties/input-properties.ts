@@ -1,6 +1,7 @@
 /** Every input's properties, each taking the scale of its runs (1: the default tier). */
 import { chaosFileProperties } from "./chaos-file-properties.ts";
 import { churnConfigProperties } from "./churn-config-properties.ts";
+import { compareInputsProperties } from "./compare-inputs-properties.ts";
 import { sloFileProperties } from "./slo-file-properties.ts";
 import { soakRulesProperties } from "./soak-rules-properties.ts";
 import { tolerancesFileProperties } from "./tolerances-file-properties.ts";
@@ -13,4 +14,5 @@ export const INPUT_PROPERTIES: readonly ((scale: number) => void)[] = [
   soakRulesProperties,
   chaosFileProperties,
   tolerancesFileProperties,
+  compareInputsProperties,
 ];
