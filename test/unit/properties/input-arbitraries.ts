@@ -242,8 +242,17 @@ function duplicateKeyJson(valid: unknown): fc.Arbitrary<string> {
   });
 }
 
-/** YAML that only YAML can write: anchors and aliases, an alias bomb, 1.1 tags, .nan and .inf, duplicate keys. */
-const yamlOnly: fc.Arbitrary<string> = fc.oneof(
+/** A billion laughs: each level ten-folds the expanded size. */
+const aliasBomb: fc.Arbitrary<string> = fc.integer({ min: 2, max: 30 }).map((levels) => {
+  const lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+  for (let i = 1; i <= levels; i++) {
+    lines.push(`l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(", ")}]`);
+  }
+  return `${lines.join("\n")}\n`;
+});
+
+/** YAML that only YAML can write: anchors and aliases, 1.1 tags, .nan and .inf, duplicate keys. */
+const yamlTricks: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
     "a: &x [1, 2]\nb: *x\n",
     "<<: {faults: []}\n",
@@ -252,21 +261,17 @@ const yamlOnly: fc.Arbitrary<string> = fc.oneof(
     "a: 1\na: 2\n",
     "? [1, 2]\n: complex key\n",
     "--- 1\n--- 2\n",
-    "a: *undefined_alias\n",
-    "&a [*a]\n",
   ),
-  // A billion laughs: each level doubles (or ten-folds) the expanded size.
-  fc.integer({ min: 2, max: 30 }).map((levels) => {
-    const lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-    for (let i = 1; i <= levels; i++) {
-      lines.push(`l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(", ")}]`);
-    }
-    return `${lines.join("\n")}\n`;
-  }),
 );
 
-/** YAML text of a settings file: valid, near-valid, YAML's own tricks, or broken. */
-export function yamlFileText(valid: unknown): fc.Arbitrary<string> {
+/** Aliases a YAML parser must refuse: a billion laughs, an alias of no anchor, an anchor inside itself. */
+const badAliases: fc.Arbitrary<string> = fc.oneof(aliasBomb, fc.constantFrom("a: *undefined_alias\n", "&a [*a]\n"));
+
+/**
+ * YAML text of a settings file: valid, near-valid, YAML's own tricks (bad aliases unless left out), or broken.
+ */
+export function yamlFileText(valid: unknown, options: { badAliases?: boolean } = {}): fc.Arbitrary<string> {
+  const yamlOnly = options.badAliases === false ? yamlTricks : fc.oneof(yamlTricks, badAliases);
   const text = yamlStringify(valid);
   const asYaml = (v: unknown): string => {
     try {
