@@ -18,12 +18,23 @@ export const ERROR_CODES = {
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
+const LINE_BREAKS: Readonly<Record<string, string>> = {
+  "\r\n": "\\r\\n",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\v": "\\v",
+  "\f": "\\f",
+  "\u0085": "\\u0085",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
 /**
- * The text with its line breaks written as escapes (\n), so a message that quotes what a person wrote (a key, a file's
- * text in a parser's own message) stays the one line a refusal is.
+ * The text with its line breaks written as escapes (\n, \u2028), so a message that quotes what a person wrote (a key,
+ * a file's text in a parser's own message) stays the one line a refusal is.
  */
 export function oneLine(text: string): string {
-  return text.replace(/\r\n|[\n\r\u2028\u2029]/g, (lineBreak) => JSON.stringify(lineBreak).slice(1, -1));
+  return text.replace(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/g, (lineBreak) => LINE_BREAKS[lineBreak] ?? " ");
 }
 
 /**

@@ -269,7 +269,11 @@ export const DIGEST_SCHEMA = {
           required: ["precision", "recall", "qtyExactness"],
           properties: { precision: proportionSchema, recall: proportionSchema, qtyExactness: proportionSchema },
         },
-        webhooks: { type: "object", required: ["latency", "loss"], properties: { latency: text, loss: proportionSchema } },
+        webhooks: {
+          type: "object",
+          required: ["latency", "loss"],
+          properties: { latency: text, loss: proportionSchema },
+        },
         soak: figuresSchema,
         capacity: figuresSchema,
       },
@@ -298,8 +302,12 @@ function digestProblem(digest: RunDigest): string | undefined {
       return `endpoints.${name} counts more errors or throttles than requests`;
     }
   }
-  const shares = { ...digest.extensions.alternatives, ...(digest.extensions.webhooks && { loss: digest.extensions.webhooks.loss }) };
-  for (const [name, p] of Object.entries(shares)) if (p.x > p.n) return `${name} counts more than its whole (${shown(p)})`;
+  const shares = {
+    ...digest.extensions.alternatives,
+    ...(digest.extensions.webhooks && { loss: digest.extensions.webhooks.loss }),
+  };
+  for (const [name, p] of Object.entries(shares))
+    if (p.x > p.n) return `${name} counts more than its whole (${shown(p)})`;
   return undefined;
 }
 

@@ -45,13 +45,11 @@ const VALID_BASELINE: SavedBaseline = {
 const histogramText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.base64String({ maxLength: 120 }),
-  fc
-    .tuple(fc.nat(), fc.integer({ min: 0, max: 255 }))
-    .map(([at, byte]) => {
-      const bytes = Buffer.from(VALID_DIGEST.endpoints.products?.latency ?? "", "base64");
-      bytes[at % bytes.length] = byte;
-      return bytes.toString("base64");
-    }),
+  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, byte]) => {
+    const bytes = Buffer.from(VALID_DIGEST.endpoints.products?.latency ?? "", "base64");
+    bytes[at % bytes.length] = byte;
+    return bytes.toString("base64");
+  }),
 );
 
 /** A digest that may also carry a broken histogram. */
@@ -136,11 +134,17 @@ export function compareInputsProperties(scale: number): void {
             await writeFile(candidate, text);
             const say = () => undefined;
             const request = { baseline: good, candidate, tolerancesFile: undefined, baselinesDir: dir, say };
-            const compared = await settledOf(() => runCompare({ ...request, out: path.join(dir, "out") }), HarnessError);
+            const compared = await settledOf(
+              () => runCompare({ ...request, out: path.join(dir, "out") }),
+              HarnessError,
+            );
             if (compared.ok) expect([EXIT.pass, EXIT.failed]).toContain(compared.value);
             else expectUsageRefusal(compared.error);
             // Unknown names are refused with the folder's baselines listed: every file there is read.
-            const named = await settledOf(() => runCompare({ ...request, candidate: "no-such", out: dir }), HarnessError);
+            const named = await settledOf(
+              () => runCompare({ ...request, candidate: "no-such", out: dir }),
+              HarnessError,
+            );
             expect(named.ok).toBe(false);
             if (!named.ok) expectUsageRefusal(named.error);
             const listed = await settledOf(() => runBaselineList(dir, say), HarnessError);

@@ -2,6 +2,7 @@
 import { chaosFileProperties } from "./chaos-file-properties.ts";
 import { churnConfigProperties } from "./churn-config-properties.ts";
 import { compareInputsProperties } from "./compare-inputs-properties.ts";
+import { flagProperties } from "./flag-properties.ts";
 import { runFileProperties } from "./run-file-properties.ts";
 import { sloFileProperties } from "./slo-file-properties.ts";
 import { soakRulesProperties } from "./soak-rules-properties.ts";
@@ -17,4 +18,5 @@ export const INPUT_PROPERTIES: readonly ((scale: number) => void)[] = [
   tolerancesFileProperties,
   compareInputsProperties,
   runFileProperties,
+  flagProperties,
 ];
