@@ -8,6 +8,7 @@ import { sloFileProperties } from "./slo-file-properties.ts";
 import { soakRulesProperties } from "./soak-rules-properties.ts";
 import { tolerancesFileProperties } from "./tolerances-file-properties.ts";
 import { trafficModelProperties } from "./traffic-model-properties.ts";
+import { webhookSinkProperties } from "./webhook-sink-properties.ts";
 
 export const INPUT_PROPERTIES: readonly ((scale: number) => void)[] = [
   sloFileProperties,
@@ -19,4 +20,5 @@ export const INPUT_PROPERTIES: readonly ((scale: number) => void)[] = [
   compareInputsProperties,
   runFileProperties,
   flagProperties,
+  webhookSinkProperties,
 ];
