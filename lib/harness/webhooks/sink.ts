@@ -195,7 +195,14 @@ export class WebhookSink {
       done = true;
       clearTimeout(timer);
       chunks.length = 0;
-      this.refused.push({ endpoint, webhookId: headerValue(req, "webhook-id"), arrivedAt, reason, bytes: size, status });
+      this.refused.push({
+        endpoint,
+        webhookId: headerValue(req, "webhook-id"),
+        arrivedAt,
+        reason,
+        bytes: size,
+        status,
+      });
       if (status !== 0) cutOff(req, res, status);
     };
     const timer = setTimeout(() => {

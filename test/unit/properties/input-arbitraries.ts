@@ -259,7 +259,6 @@ const yamlTricks: fc.Arbitrary<string> = fc.oneof(
     "a: .nan\nb: .inf\nc: -.inf\n",
     "%YAML 1.1\n---\na: !!binary aGVsbG8=\nb: !!set {x, y}\nc: !!omap [x: 1]\nd: 2001-12-14\ne: 1:30\n",
     "a: 1\na: 2\n",
-    "? [1, 2]\n: complex key\n",
     "--- 1\n--- 2\n",
   ),
 );

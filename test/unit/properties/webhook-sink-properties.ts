@@ -42,7 +42,7 @@ const body: fc.Arbitrary<string> = fc
     fc.string({ unit: "grapheme", maxLength: 200 }),
     fc.string({ unit: "binary", maxLength: 200 }),
     fc.nat().map((n) => eventBody().slice(0, n % eventBody().length)),
-    fc.constantFrom("", "null", "[]", "{}", "\u0000", "{\"type\": 5, \"data\": []}"),
+    fc.constantFrom("", "null", "[]", "{}", "\u0000", '{"type": 5, "data": []}'),
     fc.integer({ min: 1, max: MAX_BODY_BYTES - 1 }).map((n) => "x".repeat(n)),
   )
   .map((text) => text.toWellFormed());
@@ -295,12 +295,19 @@ export function webhookSinkProperties(scale: number): void {
             if (outcome.reason === undefined) expect(sink.refused.length).toBe(refusedBefore);
             else {
               await refusals(sink, refusedBefore + 1);
-              expect(sink.refused.slice(refusedBefore), m.kind).toMatchObject([{ endpoint: 0, reason: outcome.reason }]);
+              expect(sink.refused.slice(refusedBefore), m.kind).toMatchObject([
+                { endpoint: 0, reason: outcome.reason },
+              ]);
             }
             // Memory stays bounded: nothing past the limit (and one chunk) was read into memory.
             expect(sink.refused.at(-1)?.bytes ?? 0).toBeLessThanOrEqual(MAX_BODY_BYTES + 64 * 1024);
             // And the sink goes on: a well-formed delivery is answered and recorded.
-            const good = await post(sink.endpointUrl(0), { body: eventBody(), id: "msg_ok", timestamp: 0, signature: "right" });
+            const good = await post(sink.endpointUrl(0), {
+              body: eventBody(),
+              id: "msg_ok",
+              timestamp: 0,
+              signature: "right",
+            });
             expect(good.status).toBe(200);
           }),
           runs(6, scale, EVERY_MISDEED),
