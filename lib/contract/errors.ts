@@ -44,7 +44,9 @@ export function oneLine(text: string): string {
 export function shown(value: unknown, max = 80): string {
   let text: string;
   try {
-    text = typeof value === "number" || value === undefined ? String(value) : (JSON.stringify(value) ?? String(value));
+    // JSON.stringify gives undefined for undefined, a function or a symbol: named by their type instead.
+    const json = typeof value === "number" ? String(value) : (JSON.stringify(value) as string | undefined);
+    text = json ?? typeof value;
   } catch {
     text = Array.isArray(value) ? "a list nested too deep to show" : "a value that cannot be shown";
   }

@@ -64,7 +64,7 @@ function range(
   ends: readonly [string, string],
 ): Record<string, unknown> {
   const given = o[name];
-  if (given === undefined) return base[name] as unknown as Record<string, unknown>;
+  if (given === undefined) return { ...base[name] };
   if (!isRecord(given)) fail(`${name} must be an object of ${ends.join(" and ")}`);
   for (const key of Object.keys(given)) {
     if (!ends.includes(key)) fail(`${name}.${key} is not one of ${ends.join(", ")}`);

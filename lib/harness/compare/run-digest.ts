@@ -321,9 +321,8 @@ export function parseDigest(value: unknown, where: string): RunDigest {
     const at = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "it";
     return refuse(`${at} ${first?.message ?? "is not valid"}`);
   }
-  const digest = value as unknown as RunDigest;
-  const problem = digestProblem(digest);
-  return problem === undefined ? digest : refuse(problem);
+  const problem = digestProblem(value);
+  return problem === undefined ? value : refuse(problem);
 }
 
 export async function readDigestFile(file: string): Promise<RunDigest> {

@@ -25,10 +25,16 @@ export function nested(depth: number, leaf: unknown = 1, asObject = false): unkn
   return value;
 }
 
+/** "null" for what JSON has no text for (undefined, a function, a symbol), where JSON.stringify gives undefined. */
+function jsonScalar(value: unknown): string | undefined {
+  const type = typeof value;
+  return type === "undefined" || type === "function" || type === "symbol" ? "null" : undefined;
+}
+
 /** JSON text of any value, however deep (JSON.stringify overflows its stack on deep values; this does not). */
 export function jsonText(value: unknown): string {
   try {
-    return JSON.stringify(value, null, 2) ?? "null";
+    return jsonScalar(value) ?? JSON.stringify(value, null, 2);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
   }
@@ -41,7 +47,7 @@ export function jsonText(value: unknown): string {
     }
     const v = next.value;
     if (!isContainer(v)) {
-      out.push(JSON.stringify(v) ?? "null");
+      out.push(jsonScalar(v) ?? JSON.stringify(v));
       continue;
     }
     const entries = Object.entries(v);
@@ -195,7 +201,7 @@ function apply(root: unknown, m: Mutation): unknown {
 export function mutationsOf(valid: unknown): fc.Arbitrary<unknown> {
   return fc
     .array(mutation, { minLength: 1, maxLength: 3 })
-    .map((ms) => ms.reduce((doc, m) => apply(doc, m), structuredClone(valid) as unknown));
+    .map((ms) => ms.reduce<unknown>((doc, m) => apply(doc, m), structuredClone(valid)));
 }
 
 /** A value a settings file might hold: a mutation of a valid one, or anything at all. */

@@ -17,13 +17,13 @@ const SHARES = ["throughput", "errorRate", "throttleRate", "accuracy", "webhookL
 /** Tolerances compareRuns can judge by. */
 export function expectUsableTolerances(t: Tolerances): void {
   expect(Object.keys(t).sort()).toEqual(Object.keys(DEFAULT_TOLERANCES).sort());
-  const numbers = Object.entries(t).flatMap(([key, value]) =>
-    typeof value === "number"
-      ? [[key, value] as const]
-      : Object.entries(value as object).map(([p, v]) => [`${key}.${p}`, v] as const),
-  );
+  const numbers: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(t)) {
+    if (typeof value === "number") numbers.push([key, value]);
+    else for (const [p, v] of Object.entries(value as object)) numbers.push([`${key}.${p}`, v]);
+  }
   for (const [key, value] of numbers) {
-    expect(Number.isFinite(value) && (value as number) >= 0, `${key} ${String(value)}`).toBe(true);
+    expect(typeof value === "number" && Number.isFinite(value) && value >= 0, `${key} ${String(value)}`).toBe(true);
   }
   expect(Object.keys(t.latency).sort()).toEqual(["p50", "p95", "p99"]);
   expect(Object.keys(t.webhookLatency).sort()).toEqual(["p50", "p95", "p99"]);
