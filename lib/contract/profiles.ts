@@ -209,6 +209,8 @@ export function parseCapacityRates(text: string): number[] {
     });
   }
   if (rates.length > MAX_CAPACITY_STEPS) fail(`more than ${String(MAX_CAPACITY_STEPS)} steps`);
+  // Rates are whole requests per second: 0.4 would be a step that sends nothing.
+  if (rates.some((r) => r < 1)) fail("a rate rounds to 0 requests/s");
   if (rates.some((r, i) => i > 0 && r <= (rates[i - 1] ?? 0))) fail("the rates must increase step by step");
   return rates;
 }

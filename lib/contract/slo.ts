@@ -2,7 +2,7 @@
  * The SLO table: every threshold of every scenario is generated from it, so no threshold literal is repeated.
  * Overridable by a JSON file (ATD_SLO_FILE) holding any subset of the table.
  */
-import { ENDPOINT_NAMES, SettingsError, type EndpointName } from "./index.ts";
+import { ENDPOINT_NAMES, SettingsError, shown, type EndpointName } from "./index.ts";
 
 export interface LatencySlo {
   /** Milliseconds. */
@@ -86,7 +86,7 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
     if (!isPlainObject(target)) {
       if (isPlainObject(patch)) fail(`${path} is not an object in the table`, `give ${path} a number`);
       if (typeof patch !== "number" || !Number.isFinite(patch) || patch < 0) {
-        fail(`${path} is ${JSON.stringify(patch)}, not a number >= 0`, `give a number such as ${String(target)}`);
+        fail(`${path} is ${shown(patch)}, not a number >= 0`, `give a number such as ${String(target)}`);
       }
       if (SHARES.has(path) && (patch as number) > 1) {
         fail(`${path} is ${String(patch)}, but it is a share from 0 to 1`, `give a share such as ${String(target)}`);
@@ -95,7 +95,7 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
     }
     if (!isPlainObject(patch)) {
       return fail(
-        `${path} is ${JSON.stringify(patch)}, not an object`,
+        `${path} is ${shown(patch)}, not an object`,
         "give an object shaped like the SLO table (lib/contract/slo.ts)",
       );
     }
@@ -108,7 +108,8 @@ export function mergeSlo(base: SloTable, override: unknown, where = "SLO"): SloT
           `use endpoint names of lib/contract/endpoints.ts: ${ENDPOINT_NAMES.join(", ")}`,
         );
       }
-      if (!endpoints && !(key in target)) {
+      // Own keys only: "toString" or "__proto__" is in every object, and is no key of the table.
+      if (!endpoints && !Object.hasOwn(target, key)) {
         fail(`unknown key ${path}.${key}`, "use only keys of the SLO table (lib/contract/slo.ts)");
       }
       out[key] = merge(

@@ -12,7 +12,7 @@
  * - Bookers always check the single date first (required practice, spec 4.2), most go on to create, most created
  *   bookings are confirmed, some are cancelled, and some are left reserved to expire (abandoned carts).
  */
-import type { EndpointName } from "./index.ts";
+import { SettingsError, type EndpointName } from "./index.ts";
 
 export const PERSONAS = ["catalogueSync", "shopper", "booker", "backOffice"] as const;
 export type Persona = (typeof PERSONAS)[number];
@@ -119,7 +119,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Applies an override (parsed JSON) to the model; refuses unknown keys and values that are not numbers >= 0. */
 export function mergeTrafficModel(base: TrafficModel, override: unknown, where: string): TrafficModel {
   const fail = (path: string, why: string): never => {
-    throw new Error(
+    throw new SettingsError(
       `Failed to read the traffic model ${where}: ${path} ${why}. Please see lib/contract/traffic-model.ts.`,
     );
   };
@@ -127,7 +127,8 @@ export function mergeTrafficModel(base: TrafficModel, override: unknown, where: 
     if (!isRecord(patch)) return fail(path, "is not an object");
     const out = { ...target };
     for (const [key, value] of Object.entries(patch)) {
-      const current = target[key];
+      // Own keys only: "valueOf" or "__proto__" is in every object, and is no setting of the model.
+      const current = Object.hasOwn(target, key) ? target[key] : undefined;
       if (current === undefined) fail(`${path}.${key}`, "is not a setting of the model");
       if (isRecord(current)) out[key] = merge(current, value, `${path}.${key}`);
       else if (typeof value !== "number" || !Number.isFinite(value) || value < 0)

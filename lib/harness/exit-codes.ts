@@ -1,3 +1,5 @@
+import { oneLine } from "../contract/errors.ts";
+
 /** The harness command's exit codes (documented in README). */
 export const EXIT = {
   /** Every check and threshold passed. */
@@ -17,13 +19,16 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** An error meant for the person at the terminal: a one-line message and the exit code it maps to. */
+/**
+ * An error meant for the person at the terminal: a message and the exit code it maps to. A usage error's message is
+ * one line (line breaks in what it quotes are written as escapes); others may add lines, e.g. a service's last output.
+ */
 export class HarnessError extends Error {
   readonly exitCode: ExitCode;
   override name = "HarnessError";
 
   constructor(message: string, exitCode: ExitCode) {
-    super(message);
+    super(exitCode === EXIT.usage ? oneLine(message) : message);
     this.exitCode = exitCode;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
-import { isRecord } from "../../contract/index.ts";
+import { isRecord, shown } from "../../contract/index.ts";
 import { parseDuration } from "../../contract/durations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { validateAttributes } from "./faults/fault-kind.ts";
@@ -77,14 +77,14 @@ function seconds(value: unknown, where: string): number {
     }
   }
   throw new ChaosFileError(
-    `${where} is ${JSON.stringify(value)}, not a duration`,
+    `${where} is ${shown(value)}, not a duration`,
     "write a duration such as 5s, 1m30s or 500ms (or a number of seconds)",
   );
 }
 
 function share(value: unknown, where: string): number {
   if (typeof value === "number" && value >= 0 && value <= 1) return value;
-  throw new ChaosFileError(`${where} is ${JSON.stringify(value)}`, `give a share from 0 to 1 for ${where}`);
+  throw new ChaosFileError(`${where} is ${shown(value)}`, `give a share from 0 to 1 for ${where}`);
 }
 
 function recoveryRule(value: unknown): RecoveryRule {
@@ -116,10 +116,12 @@ function toxic(value: unknown, where: string): Toxic {
       `write ${where}: { type: latency, attributes: { latency: 200 } }`,
     );
   }
-  const kind = typeof value.type === "string" ? FAULT_KINDS[value.type] : undefined;
+  // Own keys only: "constructor" is in every object, and is no fault kind.
+  const kind =
+    typeof value.type === "string" && Object.hasOwn(FAULT_KINDS, value.type) ? FAULT_KINDS[value.type] : undefined;
   if (!kind) {
     throw new ChaosFileError(
-      `${where}.type ${JSON.stringify(value.type)} is not a fault kind`,
+      `${where}.type ${shown(value.type)} is not a fault kind`,
       `use one of ${Object.keys(FAULT_KINDS).join(", ")}`,
     );
   }
@@ -132,7 +134,7 @@ function toxic(value: unknown, where: string): Toxic {
   }
   const stream = value.stream ?? "downstream";
   if (!(STREAMS as readonly unknown[]).includes(stream)) {
-    throw new ChaosFileError(`${where}.stream ${JSON.stringify(stream)} is not a stream`, "use downstream or upstream");
+    throw new ChaosFileError(`${where}.stream ${shown(stream)} is not a stream`, "use downstream or upstream");
   }
   return {
     type: kind.type,
@@ -153,7 +155,7 @@ function scheduledFault(value: unknown, index: number, recovery: RecoveryRule): 
     throw new ChaosFileError(`${where} has no field ${unknown.join(", ")}`, `use only ${known.join(", ")}`);
   if (!(LINKS as readonly unknown[]).includes(value.link)) {
     throw new ChaosFileError(
-      `${where}.link ${JSON.stringify(value.link)} is not a link`,
+      `${where}.link ${shown(value.link)} is not a link`,
       "use api (k6 -> service) or webhooks (service -> webhook sink)",
     );
   }
@@ -161,10 +163,7 @@ function scheduledFault(value: unknown, index: number, recovery: RecoveryRule): 
   const fault = toxic(value.fault, `${where}.fault`);
   const name = value.name ?? `${link}-${fault.type}-${index + 1}`;
   if (typeof name !== "string" || !NAME.test(name)) {
-    throw new ChaosFileError(
-      `${where}.name ${JSON.stringify(name)} is not a name`,
-      "use letters, digits, '-', '_' and '.'",
-    );
+    throw new ChaosFileError(`${where}.name ${shown(name)} is not a name`, "use letters, digits, '-', '_' and '.'");
   }
   const durationSeconds = seconds(value.duration, `${where}.duration`);
   if (durationSeconds <= 0) throw new ChaosFileError(`${where}.duration is 0`, "give the fault a duration, e.g. 5s");

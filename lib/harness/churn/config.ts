@@ -2,6 +2,7 @@
  * How much churn and of which kind: a small JSON file (--churn-config / HARNESS_CHURN_CONFIG) holding any subset of
  * DEFAULT_CHURN, and --churn-rate for the most common change. Validated once, with messages that say what to change.
  */
+import { isRecord, oneLine } from "../../contract/index.ts";
 
 export const CHURN_KINDS = [
   "capacity-cut",
@@ -41,7 +42,7 @@ export class ChurnConfigError extends Error {
   readonly reason: string;
 
   constructor(reason: string) {
-    super(`Failed to read the churn configuration: ${reason}. ${CHURN_CONFIG_ADVICE}`);
+    super(oneLine(`Failed to read the churn configuration: ${reason}. ${CHURN_CONFIG_ADVICE}`));
     this.reason = reason;
   }
 }
@@ -55,24 +56,40 @@ function nonNegative(value: unknown, name: string): number {
   return value;
 }
 
+/** A range setting (holdSeconds, days) as given, both ends, or the base's; its other keys refused. */
+function range(
+  o: Record<string, unknown>,
+  base: ChurnConfig,
+  name: "holdSeconds" | "days",
+  ends: readonly [string, string],
+): Record<string, unknown> {
+  const given = o[name];
+  if (given === undefined) return { ...base[name] };
+  if (!isRecord(given)) fail(`${name} must be an object of ${ends.join(" and ")}`);
+  for (const key of Object.keys(given)) {
+    if (!ends.includes(key)) fail(`${name}.${key} is not one of ${ends.join(", ")}`);
+  }
+  return given;
+}
+
 /** Merges an override (parsed JSON) into the defaults, refusing unknown keys and bad values. */
 export function parseChurnConfig(override: unknown, base: ChurnConfig = DEFAULT_CHURN): ChurnConfig {
   if (override === undefined) return base;
-  if (typeof override !== "object" || override === null || Array.isArray(override))
-    fail("the file is not a JSON object");
-  const o = override as Record<string, unknown>;
-  for (const key of Object.keys(o)) if (!(key in base)) fail(`unknown key ${key}`);
+  if (!isRecord(override)) fail("the file is not a JSON object");
+  const o = override;
+  // Own keys only: "toString" or "__proto__" is in every object, and is no key of the configuration.
+  for (const key of Object.keys(o)) if (!Object.hasOwn(base, key)) fail(`unknown key ${key}`);
   const mix = { ...base.mix };
   if (o.mix !== undefined) {
-    if (typeof o.mix !== "object" || o.mix === null) fail("mix must be an object of weights");
+    if (!isRecord(o.mix)) fail("mix must be an object of weights");
     for (const [kind, weight] of Object.entries(o.mix)) {
       if (!(CHURN_KINDS as readonly string[]).includes(kind))
         fail(`mix.${kind} is not one of ${CHURN_KINDS.join(", ")}`);
       mix[kind as ChurnKind] = nonNegative(weight, `mix.${kind}`);
     }
   }
-  const hold = (o.holdSeconds ?? base.holdSeconds) as Record<string, unknown>;
-  const days = (o.days ?? base.days) as Record<string, unknown>;
+  const hold = range(o, base, "holdSeconds", ["min", "max"]);
+  const days = range(o, base, "days", ["from", "to"]);
   const config: ChurnConfig = {
     ratePerSecond: o.ratePerSecond === undefined ? base.ratePerSecond : nonNegative(o.ratePerSecond, "ratePerSecond"),
     mix,

@@ -6,6 +6,7 @@
  */
 import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { SUMMARY_FILE } from "../reports/summary.ts";
@@ -101,11 +102,13 @@ export async function saveBaseline(
 }
 
 function parseBaseline(value: unknown, file: string): SavedBaseline {
-  const b = value as Partial<SavedBaseline> | null;
-  if (b?.kind !== BASELINE_KIND || typeof b.name !== "string") {
-    throw new Error(`${file} is not a baseline the harness saved`);
+  const b = isRecord(value) ? value : {};
+  if (b.kind !== BASELINE_KIND) throw new Error(`${file} is not a baseline the harness saved`);
+  // The list sorts by savedAt and prints each field: a number there would be a TypeError, not a refusal.
+  for (const field of ["name", "savedAt", "savedFrom"]) {
+    if (typeof b[field] !== "string") throw new Error(`${file} has no ${field} (a string)`);
   }
-  return { ...(b as SavedBaseline), digest: parseDigest(b.digest, file) };
+  return { ...(b as unknown as SavedBaseline), digest: parseDigest(b.digest, file) };
 }
 
 async function readBaselineFile(file: string): Promise<SavedBaseline> {

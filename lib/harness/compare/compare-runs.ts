@@ -341,8 +341,9 @@ export function compareRuns(baseline: RunDigest, candidate: RunDigest, tolerance
 
   const endpoints = [...new Set([...Object.keys(baseline.endpoints), ...Object.keys(candidate.endpoints)])].sort();
   endpoints.forEach((endpoint, index) => {
-    const be = baseline.endpoints[endpoint];
-    const ce = candidate.endpoints[endpoint];
+    // Own keys only: an endpoint named "constructor" in one run is not Object's constructor in the other.
+    const be = Object.hasOwn(baseline.endpoints, endpoint) ? baseline.endpoints[endpoint] : undefined;
+    const ce = Object.hasOwn(candidate.endpoints, endpoint) ? candidate.endpoints[endpoint] : undefined;
     if (!be || !ce) {
       notes.push(`Endpoint ${endpoint} was requested only in the ${be ? "baseline" : "candidate"}: not compared.`);
       return;
@@ -434,7 +435,7 @@ export function compareRuns(baseline: RunDigest, candidate: RunDigest, tolerance
   }
   if (bx.soak && cx.soak) {
     for (const [name, value] of Object.entries(bx.soak)) {
-      const other = cx.soak[name];
+      const other = Object.hasOwn(cx.soak, name) ? cx.soak[name] : undefined;
       if (other === undefined) continue;
       if (name === "p95DriftRatio")
         figureMetric(b, "soak", name, value, other, "lower", tolerances.soakDriftRatio, "relative", "ratio");
@@ -454,7 +455,7 @@ export function compareRuns(baseline: RunDigest, candidate: RunDigest, tolerance
   }
   if (bx.capacity && cx.capacity) {
     for (const [name, value] of Object.entries(bx.capacity)) {
-      const other = cx.capacity[name];
+      const other = Object.hasOwn(cx.capacity, name) ? cx.capacity[name] : undefined;
       if (other !== undefined)
         figureMetric(
           b,

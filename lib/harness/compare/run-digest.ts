@@ -9,7 +9,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { isRecord } from "../../contract/index.ts";
+import { Ajv } from "ajv";
+import { shown } from "../../contract/index.ts";
 import type { RunSummary } from "../reports/summary.ts";
 import { seriesOf } from "../reports/extension-series.ts";
 import type { RawSample } from "../reports/raw-samples.ts";
@@ -214,12 +215,114 @@ function extensionDigest(summary: RunSummary): ExtensionDigest {
   return out;
 }
 
+const count = { type: "number", minimum: 0 } as const;
+const text = { type: "string" } as const;
+const proportionSchema = {
+  type: "object",
+  required: ["x", "n"],
+  additionalProperties: false,
+  properties: { x: count, n: count },
+} as const;
+const figuresSchema = { type: "object", additionalProperties: count } as const;
+
+/**
+ * What a comparison reads of a digest, every field checked: a digest.json or baseline edited by hand, cut short or
+ * written by another tool is refused before it is compared, not met as a TypeError half-way through. Fields the
+ * comparison does not read (a newer harness's additions) are let through.
+ */
+export const DIGEST_SCHEMA = {
+  type: "object",
+  required: ["version", "identity", "verdict", "seconds", "endpoints", "extensions"],
+  properties: {
+    version: { const: DIGEST_VERSION },
+    identity: {
+      type: "object",
+      required: ["runId", "startedAt", "scenarios", "profile", "trafficModel", "sloTable", "target", "harnessVersion"],
+      properties: {
+        runId: text,
+        startedAt: text,
+        scenarios: { type: "array", items: text },
+        profile: text,
+        duration: text,
+        seed: { type: "number" },
+        trafficModel: text,
+        sloTable: text,
+        target: { type: "object", required: ["kind"], properties: { kind: text, image: text, url: text } },
+        harnessVersion: text,
+      },
+    },
+    verdict: text,
+    seconds: count,
+    endpoints: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["requests", "errors", "throttles", "latency"],
+        properties: { requests: count, errors: count, throttles: count, latency: text },
+      },
+    },
+    extensions: {
+      type: "object",
+      properties: {
+        alternatives: {
+          type: "object",
+          required: ["precision", "recall", "qtyExactness"],
+          properties: { precision: proportionSchema, recall: proportionSchema, qtyExactness: proportionSchema },
+        },
+        webhooks: {
+          type: "object",
+          required: ["latency", "loss"],
+          properties: { latency: text, loss: proportionSchema },
+        },
+        soak: figuresSchema,
+        capacity: figuresSchema,
+      },
+    },
+  },
+} as const;
+
+const validateDigest = new Ajv({ allErrors: false, strict: true }).compile(DIGEST_SCHEMA);
+
+/** What is wrong with a digest that matches the schema: a count above its whole, a histogram that does not decode. */
+function digestProblem(digest: RunDigest): string | undefined {
+  const histograms: [string, string][] = Object.entries(digest.endpoints).map(([name, e]) => [
+    `endpoints.${name}.latency`,
+    e.latency,
+  ]);
+  if (digest.extensions.webhooks) histograms.push(["extensions.webhooks.latency", digest.extensions.webhooks.latency]);
+  for (const [where, encoded] of histograms) {
+    try {
+      LatencyHistogram.decode(encoded);
+    } catch (error) {
+      return `${where} is not an encoded histogram (${(error as Error).message})`;
+    }
+  }
+  for (const [name, e] of Object.entries(digest.endpoints)) {
+    if (e.errors > e.requests || e.throttles > e.requests) {
+      return `endpoints.${name} counts more errors or throttles than requests`;
+    }
+  }
+  const shares = {
+    ...digest.extensions.alternatives,
+    ...(digest.extensions.webhooks && { loss: digest.extensions.webhooks.loss }),
+  };
+  for (const [name, p] of Object.entries(shares))
+    if (p.x > p.n) return `${name} counts more than its whole (${shown(p)})`;
+  return undefined;
+}
+
 /** Reads and checks a digest (a run directory's digest.json or a saved baseline's `digest`). */
 export function parseDigest(value: unknown, where: string): RunDigest {
-  if (!isRecord(value) || value.version !== DIGEST_VERSION || !isRecord(value.identity) || !isRecord(value.endpoints)) {
-    throw new Error(`${where} is not a run digest of version ${String(DIGEST_VERSION)}`);
+  const refuse = (why: string): never => {
+    throw new Error(`${where} is not a run digest of version ${String(DIGEST_VERSION)}: ${why}`);
+  };
+  if (!validateDigest(value)) {
+    const first = validateDigest.errors?.[0];
+    const at = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "it";
+    return refuse(`${at} ${first?.message ?? "is not valid"}`);
   }
-  return value as unknown as RunDigest;
+  const problem = digestProblem(value);
+  return problem === undefined ? value : refuse(problem);
 }
 
 export async function readDigestFile(file: string): Promise<RunDigest> {

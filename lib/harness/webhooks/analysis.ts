@@ -6,10 +6,12 @@ import { join, type JoinResult } from "./join.ts";
 import { LatencyHistogram } from "../latency-histogram.ts";
 import { outOfOrder, type OutOfOrder } from "./order.ts";
 import { checkRetries, type RetryFindings, type RetryTolerance } from "./retry-schedule.ts";
-import type { Delivery, Expectation } from "./types.ts";
+import type { Delivery, Expectation, RefusedDelivery } from "./types.ts";
 
 export interface AnalysisInput {
   deliveries: readonly Delivery[];
+  /** Requests the sink did not read whole (sink.ts): reported, not joined. */
+  refused?: readonly RefusedDelivery[];
   /** What the run recorded (k6, churn log, the sink's expiry); their follow-ons are derived here. */
   expectations: readonly Expectation[];
   endpoints: readonly number[];
@@ -23,6 +25,7 @@ export interface AnalysisInput {
 
 export interface WebhookAnalysis {
   deliveries: readonly Delivery[];
+  refused: readonly RefusedDelivery[];
   dedupe: DedupeResult;
   join: JoinResult;
   order: OutOfOrder[];
@@ -72,6 +75,7 @@ export function analyse(input: AnalysisInput): WebhookAnalysis {
   const known = new Set<string>(WEBHOOK_EVENT_TYPES);
   return {
     deliveries: input.deliveries,
+    refused: input.refused ?? [],
     dedupe: deduped,
     join: joined,
     order: outOfOrder(deduped.messages),

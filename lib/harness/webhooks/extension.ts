@@ -235,6 +235,7 @@ export class WebhookSinkExtension implements RunExtension {
     await this.#waitForDeliveries(expectations, timeScale, observeOnly);
     const analysis = analyse({
       deliveries: sink.deliveries,
+      refused: sink.refused,
       expectations,
       endpoints: sink.endpoints,
       timeScale,

@@ -3,7 +3,10 @@
  * (/hooks/<key index>), each with its own secret. Every request is verified with the standardwebhooks library
  * (signature and timestamp tolerance), stamped on arrival with a monotonic clock mapped to epoch milliseconds (the
  * same host clock k6 stamps triggers with), answered at once (or refused on purpose, see misbehaviour.ts) and kept
- * for the join. Verification failures are answered 401, as a partner would.
+ * for the join. Verification failures are answered 401, as a partner would. A body larger than the sink keeps, or not
+ * complete within its bound, is answered 413 or 408 unread and the connection closed; it and a body the sender cut
+ * off are kept apart (refused) as findings: whatever a sender does, the sink answers or hangs up within a bound,
+ * keeps at most maxBodyBytes of a request, and goes on recording.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -11,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { isRecord } from "../../contract/index.ts";
 import { WELL_BEHAVED, decideAnswer, type MisbehaviourOptions } from "./misbehaviour.ts";
-import type { Delivery, SinkAnswer } from "./types.ts";
+import type { Delivery, RefusedDelivery, SinkAnswer } from "./types.ts";
 
 export interface SinkOptions {
   host: string;
@@ -24,9 +27,20 @@ export interface SinkOptions {
   holdLimitMs?: number;
   /** Retry-After of the 429 refusals, seconds. */
   retryAfterSeconds?: number;
+  /** A request's headers and body must have arrived this long after it started, else 408. Default 30 s. */
+  bodyTimeoutMs?: number;
+  /** The largest body read; a larger one is answered 413 without being read whole. Default 1 MiB. */
+  maxBodyBytes?: number;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Senders time out at 20 s (docs/contract-gaps.md, Webhooks): a body still arriving after 30 s is stalled. */
+export const BODY_TIMEOUT_MS = 30_000;
+/**
+ * After a 413 or 408 the rest of the body is discarded (not kept) this long, so a sender still writing can read the
+ * answer before the connection is closed, rather than a reset.
+ */
+const CUT_OFF_GRACE_MS = 1000;
 
 /** Epoch milliseconds from the monotonic clock: steady under wall-clock steps, comparable with Date.now(). */
 export function monotonicNow(): number {
@@ -35,6 +49,19 @@ export function monotonicNow(): number {
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+/** Answers a request the sink stops reading, discards the rest of its body for a moment, then closes it. */
+function cutOff(req: IncomingMessage, res: ServerResponse, status: number): void {
+  if (!res.headersSent) res.writeHead(status, { connection: "close" }).end();
+  const grace = setTimeout(() => {
+    req.destroy();
+  }, CUT_OFF_GRACE_MS);
+  grace.unref();
+  req.once("close", () => {
+    clearTimeout(grace);
+  });
+  req.resume();
 }
 
 function headerValue(req: IncomingMessage, name: string): string {
@@ -72,6 +99,8 @@ function readPayload(body: string): Payload {
 
 export class WebhookSink {
   readonly deliveries: Delivery[] = [];
+  /** Requests not read whole: too large, too slow, or cut off by the sender. */
+  readonly refused: RefusedDelivery[] = [];
   readonly #options: SinkOptions;
   readonly #verifiers = new Map<number, Webhook>();
   readonly #attempts = new Map<string, number>();
@@ -103,9 +132,19 @@ export class WebhookSink {
   }
 
   async start(): Promise<void> {
-    const server = createServer({ keepAlive: true }, (req, res) => {
-      this.#handle(req, res);
-    });
+    const bound = this.#options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+    // Node's own limits are the backstop for what the sink never sees as a request (headers sent slowly).
+    const server = createServer(
+      {
+        keepAlive: true,
+        headersTimeout: bound,
+        requestTimeout: 2 * bound,
+        connectionsCheckingInterval: Math.min(30_000, Math.max(50, bound / 2)),
+      },
+      (req, res) => {
+        this.#handle(req, res);
+      },
+    );
     server.keepAliveTimeout = 30_000;
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
@@ -148,16 +187,49 @@ export class WebhookSink {
       return;
     }
     const endpoint = Number(match[1]);
+    const max = this.#options.maxBodyBytes ?? MAX_BODY_BYTES;
     const chunks: Buffer[] = [];
     let size = 0;
+    let done = false;
+    const stop = (reason: RefusedDelivery["reason"], status: number): void => {
+      done = true;
+      clearTimeout(timer);
+      chunks.length = 0;
+      this.refused.push({
+        endpoint,
+        webhookId: headerValue(req, "webhook-id"),
+        arrivedAt,
+        reason,
+        bytes: size,
+        status,
+      });
+      if (status !== 0) cutOff(req, res, status);
+    };
+    const timer = setTimeout(() => {
+      if (!done) stop("too slow", 408);
+    }, this.#options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
+    if (Number(req.headers["content-length"]) > max) {
+      stop("too large", 413);
+      return;
+    }
     req.on("data", (chunk: Buffer) => {
+      if (done) return;
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size > max) stop("too large", 413);
+      else chunks.push(chunk);
     });
     req.on("end", () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
       const body =
         chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
       this.#receive(req, res, { endpoint, verifier, arrivedAt, body });
+    });
+    // A sender that hangs up mid-body: nothing to answer; "close" follows, and the error needs a listener.
+    req.on("error", () => undefined);
+    req.on("close", () => {
+      if (!done) stop("cut off", 0);
     });
   }
 

@@ -34,6 +34,23 @@ export interface Delivery {
   body: string;
 }
 
+/**
+ * A delivery the sink did not read whole, so could neither verify nor join: larger than it keeps (answered 413 as soon
+ * as that is known), not complete within its bound (answered 408, then closed), or cut off by the sender mid-body.
+ */
+export interface RefusedDelivery {
+  endpoint: number;
+  /** webhook-id as sent ("" when missing). */
+  webhookId: string;
+  /** Epoch milliseconds when the request reached the sink. */
+  arrivedAt: number;
+  reason: "too large" | "too slow" | "cut off";
+  /** Body bytes received before the sink stopped reading. */
+  bytes: number;
+  /** What the sink answered: 413, 408, or 0 when the sender hung up first. */
+  status: number;
+}
+
 /** The webhook sink's name as a run extension (its verdict's name in summary.json). */
 export const WEBHOOK_SINK_EXTENSION = "webhook sink";
 

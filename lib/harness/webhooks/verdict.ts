@@ -227,6 +227,8 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
       `${retries.pending} refused deliveries were not yet due for a retry when the sink stopped listening.`,
     );
   }
+  const refused = refusedFinding(analysis);
+  if (refused !== undefined) findings.push(refused);
   if (join.excused.length > 0) {
     findings.push(
       `${join.excused.length} expected events were not sent to endpoints that had answered 410, as required.`,
@@ -239,6 +241,18 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
     findings,
     figures: withSeries(figures(analysis, options), [webhookLatencySeries(analysis.latencySeconds, latency)]),
   });
+}
+
+/** Requests the sink did not read whole, by why; their retries are judged like any delivery (loss, schedule). */
+function refusedFinding(analysis: WebhookAnalysis): string | undefined {
+  if (analysis.refused.length === 0) return undefined;
+  const by = countBy(analysis.refused.map((r) => r.reason));
+  const parts = [
+    by["too large"] ? `${by["too large"]} larger than the sink reads (answered 413)` : "",
+    by["too slow"] ? `${by["too slow"]} not complete within the sink's bound (answered 408)` : "",
+    by["cut off"] ? `${by["cut off"]} cut off by the sender mid-body` : "",
+  ].filter((part) => part !== "");
+  return `${analysis.refused.length} deliveries were not read whole (${parts.join(", ")}): they could not be verified or joined; an event they carried counts as delivered only if a retry arrived whole.`;
 }
 
 function countBy(values: readonly string[]): Record<string, number> {
@@ -272,6 +286,7 @@ function figures(analysis: WebhookAnalysis, options: JudgeOptions): Record<strin
   return {
     timeScale: options.timeScale,
     deliveries: analysis.deliveries.length,
+    refused: countBy(analysis.refused.map((r) => r.reason)),
     messages: dedupe.messages.length,
     expected: join.matched.length + join.lost.length,
     followOns: analysis.followOns,

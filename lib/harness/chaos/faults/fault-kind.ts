@@ -25,7 +25,8 @@ export function validateAttributes(
   kind: FaultKind,
   given: Record<string, unknown>,
 ): { attributes: Record<string, number> } | { problem: string } {
-  const unknown = Object.keys(given).filter((name) => !(name in kind.attributes));
+  // Own keys only: "valueOf" is in every object, and is no attribute.
+  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(kind.attributes, name));
   if (unknown.length > 0) {
     return {
       problem: `${kind.type} has no attribute ${unknown.join(", ")} (it has ${Object.keys(kind.attributes).join(", ")})`,
