@@ -297,8 +297,8 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2.6; interface-spec.md 4.2",
     statement: "The single-date result is computed in real time.",
     check:
-      "Inventory changed through PUT /__control/inventory/{productTypeUuid}/{date} (to none, then back) shows at once in the next single-date read: available false, then true again.",
-    level: "required-hooks",
+      "With the test hooks: inventory changed through PUT /__control/inventory/{productTypeUuid}/{date} (to none, then back) shows at once in the next single-date read: available false, then true again. Without them: the run's key sells a slot out with reservations (large parties first, halved on each refusal, within a bound on seats and requests) until a single seat is refused, and the single-date read right after must not show the slot bookable; a slot still shown bookable fails when one more single seat is then refused too (seats that came back in between are taken and the slot sold out again). The reservations are cancelled afterwards. Without hooks only the way to not bookable is judged: when a cancel's seats come back is the service's own business.",
+    level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
   },

@@ -118,6 +118,7 @@ export const SOAK_SAMPLE_DEFECTS: [defect: string, check: string][] = [["soak-sl
  */
 export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-links-no-self": { by: ["1-links-self"] },
+  "conformance-type-detail-no-self": { by: ["1-links-self"] },
   "conformance-options-no-allow": { by: ["1-options"] },
   "conformance-product-detail-has-url": { by: ["2.2-product-detail-keys"] },
   "conformance-price-as-number": { by: ["gaps-formats-money"] },
@@ -148,6 +149,7 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-query-camel-case": { by: ["2-query-snake-case"] },
   "conformance-products-language-ignored": { by: ["4.1-products-language"] },
   "conformance-single-date-ignores-supplier": { by: ["2.6-real-time"] },
+  "conformance-single-date-stale": { by: ["2.6-real-time"] },
   "conformance-withdrawn-type-calendar-served": { by: ["gaps-error-410-gone"] },
   "conformance-single-date-available-by-timeslots": { by: ["2.6-timeslots-mark-availability"] },
   "conformance-401-plain-text": {
@@ -175,6 +177,7 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-created-as-approved": { by: ["3-initial-reserved"] },
   "conformance-bookings-status-filter-ignored": { by: ["4.3-bookings-filters"] },
   "conformance-pagination-total-wrong": { by: ["4.3-pagination-consistent"] },
+  "conformance-product-pages-overlap": { by: ["4.3-pagination-consistent"] },
   "conformance-list-status-upper-case": { by: ["gaps-states-status-values"] },
   "conformance-confirm-waiting-as-approved": { by: ["gaps-states-confirm"] },
   "conformance-cancel-at-once": { by: ["gaps-states-cancel-pending"] },
@@ -210,6 +213,7 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
 /** The conformance defects whose rules are cheap: under load they fail the same rules as in the conformance run. */
 const UNDER_LOAD_AS_IN_CONFORMANCE = [
   "conformance-links-no-self",
+  "conformance-type-detail-no-self",
   "conformance-single-date-cacheable",
   "conformance-weekday-mismatch",
   "conformance-date-slashes",
