@@ -58,7 +58,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       'Every response carries `links`: an array of {"rel", "href", "method"}, with `self` always present (failures included).',
     check:
-      "On every answer the scenario gets (successes and failures, lists and details), the top-level `links` is an array whose every element has string rel, href and method, and one element has rel `self`. Nested list items that carry `links` (2.1, 2.3, 2.9) are held to the same shape.",
+      "On one answer of every kind a partner gets (the product list, product detail, restrictions, product types, product-type detail, price calendar, single date and config; a booking of the run's key made, read, listed by its reference and cancelled; a refusal without a key), the top-level `links` is an array whose every element has string rel, href and method, and one element has rel `self`; every answer that lacks it is named. A detail's data and list items that carry `links` (2.1, 2.3, 2.9) are held to the same shape, without self. Not judged when no booking can be made and the other answers keep the rule.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
