@@ -560,7 +560,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
       "interface-spec.md 4.3; interface-spec.md 4.1; decisions.md Wire format: Lists; contract-gaps.md Lists and pagination",
     statement: "Pagination is supported on the lists: the pages of a list add up to it.",
     check:
-      "Three bookings share a first name unique to the call; read two to a page (first_name filter, per_page=2): total is 3 and total_pages 2 on both pages, each page's count, per_page and current_page are its own, and the pages hold the three once each.",
+      "Every list the harness walks adds up, judged strictly in this scenario (nothing changes the lists between its reads): GET /v2/products page by page with a per_page that gives it about five pages (at most ten read), the product types of a found product one to a page, and three bookings that share a first name unique to the call, two to a page (first_name filter). On each page current_page, per_page and count are its own, total_pages is ceil(total / per_page), and it holds the items its total puts there; no item is on two pages, total does not change from page to page, and a whole walk sees total distinct items; the failure names the items and pages. Under load, catalogue sync's full syncs (lib/k6/traffic/full-sync.ts) walk the products list the same way, as the check `4.3-pagination-consistent: a list's pages add up`, counting only what no change of the list between two reads explains (an item on two pages while total held, a page whose figures disagree with its items) and only once the pages read again show it too.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,

@@ -4,6 +4,7 @@ import { CATALOGUE_MORE_JUDGES } from "./catalogue-more-rules.ts";
 import { CATALOGUE_JUDGES } from "./catalogue-rules.ts";
 import type { Judge } from "./judge.ts";
 import { LINKS_JUDGES } from "./links-rules.ts";
+import { PAGINATION_JUDGES } from "./pagination-rules.ts";
 import { SHAPE_JUDGES } from "./shape-rules.ts";
 import { STATE_JUDGES } from "./state-rules.ts";
 
@@ -13,5 +14,6 @@ export const JUDGES: Readonly<Record<string, Judge>> = {
   ...CATALOGUE_JUDGES,
   ...CATALOGUE_MORE_JUDGES,
   ...BOOKING_JUDGES,
+  ...PAGINATION_JUDGES,
   ...STATE_JUDGES,
 };
