@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON read by the assertions */
 /**
- * The catalogue's conformance defects (issue 20) through HTTP: each breaks its one rule of
+ * The catalogue's conformance defects (issues 20 and 26) through HTTP: each breaks its one rule of
  * lib/contract/conformance-rules.ts when switched on, and the service keeps the rule when it is off.
  */
 import { describe, expect, it } from "vitest";
