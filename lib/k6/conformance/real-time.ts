@@ -63,10 +63,14 @@ function targetOf(ctx: ConformanceContext, type: FoundProductType, date: string)
 
 type Reserve = (qty: number) => ApiResponse<Json>;
 
+/** A reservation answered neither as taken nor as refused for lack of seats: the rule cannot be judged on it. */
+function unexpected(res: ApiResponse<Json>): Verdict {
+  return notJudged(`a reservation was answered neither 201 nor 422: ${answerEvidence("POST", "/v2/bookings", res)}`);
+}
+
 /**
  * Reserves until a single seat is refused: "sold out", or "not sold out" when the budget ran out first (or nothing
- * was ever taken), or the verdict when
- * the service answered neither a reservation nor a refusal for lack of seats (422).
+ * was ever taken), or the verdict when the service answered neither a reservation nor a refusal (422).
  */
 function sellOut(
   target: Target,
@@ -82,10 +86,7 @@ function sellOut(
       plan.taken(qty);
       held.push(uuid);
     } else if (res.status === 422) plan.refused(qty);
-    else
-      return notJudged(
-        `a reservation was answered neither 201 nor 422: ${answerEvidence("POST", "/v2/bookings", res)}`,
-      );
+    else return unexpected(res);
   }
   // A single seat refused before the request was ever taken may be one the service refuses whatever the seats.
   return plan.soldOut && held.length > 0 ? "sold out" : "not sold out";
@@ -112,10 +113,7 @@ function judgeTarget(ctx: ConformanceContext, target: Target, budget: SeatBudget
       return failed(
         `the run's key took the last seat of ${where} (a single seat was refused before and right after this read), yet the single-date answer still shows it bookable: ${answerEvidence("GET", target.path, after)}`,
       );
-    if ((again.status !== 200 && again.status !== 201) || typeof uuid !== "string")
-      return notJudged(
-        `a reservation was answered neither 201 nor 422: ${answerEvidence("POST", "/v2/bookings", again)}`,
-      );
+    if ((again.status !== 200 && again.status !== 201) || typeof uuid !== "string") return unexpected(again);
     // The seat was there: seats came back between the sell-out and the read. Sell out again.
     held.push(uuid);
   }
