@@ -58,7 +58,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       'Every response carries `links`: an array of {"rel", "href", "method"}, with `self` always present (failures included).',
     check:
-      "On every answer the scenario gets (successes and failures, lists and details), the top-level `links` is an array whose every element has string rel, href and method, and one element has rel `self`. Nested list items that carry `links` (2.1, 2.3, 2.9) are held to the same shape.",
+      "On one answer of every kind a partner gets (the product list, product detail, restrictions, product types, product-type detail, price calendar, single date and config; a booking of the run's key made, read, listed by its reference and cancelled; a refusal without a key), the top-level `links` is an array whose every element has string rel, href and method, and one element has rel `self`; every answer that lacks it is named. A detail's data and list items that carry `links` (2.1, 2.3, 2.9) are held to the same shape, without self. Not judged when no booking can be made and the other answers keep the rule.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -297,8 +297,8 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2.6; interface-spec.md 4.2",
     statement: "The single-date result is computed in real time.",
     check:
-      "Inventory changed through PUT /__control/inventory/{productTypeUuid}/{date} (to none, then back) shows at once in the next single-date read: available false, then true again.",
-    level: "required-hooks",
+      "With the test hooks: inventory changed through PUT /__control/inventory/{productTypeUuid}/{date} (to none, then back) shows at once in the next single-date read: available false, then true again. Without them: the run's key sells a slot out with reservations (large parties first, halved on each refusal, within a bound on seats and requests) until a single seat is refused, and the single-date read right after must not show the slot bookable; a slot still shown bookable fails when one more single seat is then refused too (seats that came back in between are taken and the slot sold out again). The reservations are cancelled afterwards. Without hooks only the way to not bookable is judged: when a cancel's seats come back is the service's own business.",
+    level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
   },
@@ -560,7 +560,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
       "interface-spec.md 4.3; interface-spec.md 4.1; decisions.md Wire format: Lists; contract-gaps.md Lists and pagination",
     statement: "Pagination is supported on the lists: the pages of a list add up to it.",
     check:
-      "Three bookings share a first name unique to the call; read two to a page (first_name filter, per_page=2): total is 3 and total_pages 2 on both pages, each page's count, per_page and current_page are its own, and the pages hold the three once each.",
+      "Every list the harness walks adds up, judged strictly in this scenario (nothing changes the lists between its reads): GET /v2/products page by page with a per_page that gives it about five pages (at most ten read), the product types of a found product one to a page, and three bookings that share a first name unique to the call, two to a page (first_name filter). On each page current_page, per_page and count are its own, total_pages is ceil(total / per_page), and it holds the items its total puts there; no item is on two pages, total does not change from page to page, and a whole walk sees total distinct items; the failure names the items and pages. Under load, catalogue sync's full syncs (lib/k6/traffic/full-sync.ts) walk the products list the same way, as the check `4.3-pagination-consistent: a list's pages add up`, counting only what no change of the list between two reads explains (an item on two pages while total held, a page whose figures disagree with its items) and only once the pages read again show it too.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,

@@ -7,7 +7,9 @@
  * - Most calls come from browsing, few from booking: look-to-book ratios in travel distribution are in the hundreds,
  *   so shoppers dominate and bookers are a small share of iterations (but each booker iteration makes several calls).
  * - Catalogue sync partners mirror the catalogue into their own store: they page through products with a large page
- *   size and read details, product types and calendars of what changed; a steady but smaller share.
+ *   size and read details, product types and calendars of what changed; a steady but smaller share. Most syncs are
+ *   incremental (one page); one in ten is a full sync that walks every page first (at most MAX_SYNC_PAGES), and its
+ *   pages must add up (spec 4.3), or the partner's copy silently misses a product.
  * - Back offices (customer service tools) list bookings by filters and open details and vouchers: a small share.
  * - Bookers always check the single date first (required practice, spec 4.2), most go on to create, most created
  *   bookings are confirmed, some are cancelled, and some are left reserved to expire (abandoned carts).
@@ -31,6 +33,11 @@ export interface TrafficModel {
     calendarRefreshRatio: number;
     /** Days of the refreshed calendar. */
     calendarDays: number;
+    /**
+     * Share of syncs that are full: they walk the products list page by page (at most MAX_SYNC_PAGES pages) before
+     * reading details of one of its pages; the others read that one page (an incremental sync).
+     */
+    fullSyncRatio: number;
   };
   shopper: {
     /** Days of the calendar a shopper looks at. */
@@ -59,23 +66,34 @@ export interface TrafficModel {
 export const DEFAULT_TRAFFIC_MODEL: TrafficModel = {
   weights: { catalogueSync: 0.15, shopper: 0.6, booker: 0.15, backOffice: 0.1 },
   thinkTimeSeconds: { min: 0, max: 0.5 },
-  catalogueSync: { pageSize: 50, detailsPerPage: 2, calendarRefreshRatio: 0.5, calendarDays: 30 },
+  catalogueSync: { pageSize: 50, detailsPerPage: 2, calendarRefreshRatio: 0.5, calendarDays: 30, fullSyncRatio: 0.1 },
   shopper: { calendarDays: 14, singleDateChecks: 2 },
   booker: { createRatio: 0.8, confirmRatio: 0.75, cancelReservedRatio: 0.2, cancelConfirmedRatio: 0.1 },
   backOffice: { detailsPerList: 2, vouchersRatio: 0.5 },
 };
 
+/** The most pages a full sync walks, whatever the catalogue's size: a bound on one iteration's requests. */
+export const MAX_SYNC_PAGES = 20;
+
 export type CallCounts = Partial<Record<EndpointName, number>>;
 
-/** Calls each persona's journey makes on average per iteration, when every lookup finds what it looks for. */
-export function expectedCallsPerJourney(model: TrafficModel): Record<Persona, CallCounts> {
+/** Pages a full sync walks through a products list of `products` items. */
+export function syncPages(model: TrafficModel, products: number): number {
+  return Math.min(MAX_SYNC_PAGES, Math.max(1, Math.ceil(products / Math.max(1, model.catalogueSync.pageSize))));
+}
+
+/**
+ * Calls each persona's journey makes on average per iteration, when every lookup finds what it looks for, for a
+ * catalogue of `products` products (a full sync walks its pages).
+ */
+export function expectedCallsPerJourney(model: TrafficModel, products: number): Record<Persona, CallCounts> {
   const c = model.catalogueSync;
   const b = model.booker;
   const created = b.createRatio;
   const confirmed = created * b.confirmRatio;
   return {
     catalogueSync: {
-      products: 1,
+      products: 1 + c.fullSyncRatio * (syncPages(model, products) - 1),
       product: c.detailsPerPage,
       productTypes: c.detailsPerPage,
       productType: c.detailsPerPage,
@@ -97,9 +115,9 @@ export function expectedCallsPerJourney(model: TrafficModel): Record<Persona, Ca
   };
 }
 
-/** The share of all calls each endpoint should get under the model. */
-export function expectedEndpointMix(model: TrafficModel): CallCounts {
-  const perJourney = expectedCallsPerJourney(model);
+/** The share of all calls each endpoint should get under the model, for a catalogue of `products` products. */
+export function expectedEndpointMix(model: TrafficModel, products: number): CallCounts {
+  const perJourney = expectedCallsPerJourney(model, products);
   const totalWeight = Object.values(model.weights).reduce((a, b) => a + b, 0);
   const calls: CallCounts = {};
   for (const persona of PERSONAS) {
@@ -140,6 +158,7 @@ export function mergeTrafficModel(base: TrafficModel, override: unknown, where: 
   const merged = merge(base as unknown as Record<string, unknown>, override, "model") as unknown as TrafficModel;
   const ratios: [string, number][] = [
     ["catalogueSync.calendarRefreshRatio", merged.catalogueSync.calendarRefreshRatio],
+    ["catalogueSync.fullSyncRatio", merged.catalogueSync.fullSyncRatio],
     ["booker.createRatio", merged.booker.createRatio],
     ["booker.confirmRatio", merged.booker.confirmRatio],
     ["booker.cancelReservedRatio", merged.booker.cancelReservedRatio],

@@ -295,8 +295,8 @@ export class ApiClient {
     return this.send("productRestrictions", this.url("productRestrictions", uuid));
   }
 
-  listProductTypes(uuid: string): ApiResponse<Json[]> {
-    return this.send("productTypes", this.url("productTypes", uuid));
+  listProductTypes(uuid: string, query?: Query): ApiResponse<Json[]> {
+    return this.send("productTypes", this.url("productTypes", uuid, undefined, query));
   }
 
   getProductType(uuid: string, query?: Query): ApiResponse<Json> {

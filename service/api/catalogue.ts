@@ -156,10 +156,12 @@ export function listProducts(ctx: ApiContext): Reply {
   }
   // conformance-product-list-has-description: each item with the detail's description, past the cache.
   const withDescription = state.defects.on("conformance-product-list-has-description");
+  // conformance-product-pages-overlap: an off-by-one offset, every page after the first one product early.
+  const early = page.page > 1 && state.defects.on("conformance-product-pages-overlap") ? 1 : 0;
   // Hot path: list items are serialised once per (product, language) and spliced into the envelope as text.
   const { data, ...rest } = listEnvelope(ctx.path, query, list.length, page, (start, end) => {
     const out: string[] = [];
-    for (let i = start; i < end; i++) {
+    for (let i = start - early; i < end - early; i++) {
       const p = list[i];
       if (p === undefined) continue;
       out.push(
@@ -223,7 +225,11 @@ export function getProductType(ctx: ApiContext): Reply {
   }
   if (ctx.state.defects.on("conformance-type-title-differs") && "title" in data)
     data.title = `${t.product.title}: ${t.title}`;
-  return { status: 200, body: { data, links: self(ctx) } };
+  // conformance-type-detail-no-self: this detail's own link under another rel.
+  const links = ctx.state.defects.on("conformance-type-detail-no-self")
+    ? self(ctx).map((l) => ({ ...l, rel: "canonical" }))
+    : self(ctx);
+  return { status: 200, body: { data, links } };
 }
 
 const COUNTRIES = [...new Set(CITIES.map((c) => c.country))];

@@ -1,6 +1,7 @@
 /** Price calendar and the single-date result (spec 2.5, 2.6, 4.2): computed from live inventory, never cached. */
 import { PRICE_CALENDAR_MAX_MONTHS } from "../../lib/contract/index.ts";
 import type { ProductType } from "../catalogue.ts";
+import { staleSingleDate } from "../defects/conformance-single-date-stale.ts";
 import { addMonths, formatDay, parseDay, weekday } from "../dates.ts";
 import { badRequest, link, type Reply } from "../http.ts";
 import { renderOptions, renderPrices } from "../render.ts";
@@ -145,9 +146,13 @@ export function priceListDate(ctx: ApiContext): Reply {
   const day = parseDay(raw);
   if (day === undefined) throw badRequest(`date must be in the format YYYY-MM-DD, got "${raw}".`);
   const t = findProductType(ctx.state, param(ctx, "uuid"));
+  const compute = () => entry(ctx.state, t, day, true);
+  const data = ctx.state.defects.on("conformance-single-date-stale")
+    ? staleSingleDate(ctx.state, `${t.uuid}/${day}`, compute)
+    : compute();
   return {
     status: 200,
-    body: { data: entry(ctx.state, t, day, true), links: [link("self", ctx.path)] },
+    body: { data, links: [link("self", ctx.path)] },
     headers: ctx.state.defects.on("conformance-single-date-cacheable") ? cacheable() : NO_STORE,
   };
 }

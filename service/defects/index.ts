@@ -81,6 +81,9 @@ import conformanceSingleDateHasRemaining from "./conformance-single-date-has-rem
 import conformanceBookingListHasPartnerReference from "./conformance-booking-list-has-partner-reference.ts";
 import conformanceBookingDetailHasGuests from "./conformance-booking-detail-has-guests.ts";
 import conformanceVoucherHasBookingUuid from "./conformance-voucher-has-booking-uuid.ts";
+import conformanceSingleDateStale from "./conformance-single-date-stale.ts";
+import conformanceProductPagesOverlap from "./conformance-product-pages-overlap.ts";
+import conformanceTypeDetailNoSelf from "./conformance-type-detail-no-self.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -192,6 +195,9 @@ export const DEFECTS = [
   conformanceBookingListHasPartnerReference,
   conformanceBookingDetailHasGuests,
   conformanceVoucherHasBookingUuid,
+  conformanceSingleDateStale,
+  conformanceProductPagesOverlap,
+  conformanceTypeDetailNoSelf,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,

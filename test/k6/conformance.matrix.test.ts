@@ -8,6 +8,7 @@ import { DEFECTS } from "../../service/defects/index.ts";
 import { failedConformanceRules } from "./conformance-runs.ts";
 import { CONFORMANCE_DEFECTS } from "./defect-catalogue.ts";
 import { runHarnessProcess, runLimiter } from "./harness-process.ts";
+import { startPublicApiService } from "./public-api-service.ts";
 import { startRequiredHooksService } from "./required-hooks-service.ts";
 
 const limit = runLimiter(2);
@@ -41,5 +42,19 @@ describe("conformance defects", { timeout: 600_000 }, () => {
     expect(result.exitCode, result.output).toBe(0);
     expect(result.summary?.run.level).toBe("required-hooks");
     expect(result.summary?.scenarios[0]?.checks.length).toBeGreaterThan(25);
+  });
+
+  it("should catch a single-date answer cached for a few seconds by 2.6-real-time alone without the test hooks", async () => {
+    await using service = await startPublicApiService(["--defects", "conformance-single-date-stale"]);
+    const keys = service.targetArgs[service.targetArgs.indexOf("--keys") + 1] ?? "";
+    const result = await limit(() =>
+      runHarnessProcess([
+        ...["run", "conformance", "--allow-skips", "--target", "url"],
+        ...["--base-url", service.deployment.apiUrl, "--keys", keys],
+      ]),
+    );
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.summary?.run.level).toBe("public-api");
+    expect(failedConformanceRules(result.summary)).toEqual(["2.6-real-time"]);
   });
 });

@@ -41,6 +41,9 @@ describe("harness run conformance", { timeout: 150_000 }, () => {
     expect(notJudged.map((s) => s.name.split(":")[0]).sort()).toEqual(expect.arrayContaining(needHooks.sort()));
     expect(notJudged.every((s) => /needs the test hooks/.test(s.reason))).toBe(true);
     expect(strict.summary?.scenarios[0]?.checks.every((c) => c.verdict === "pass")).toBe(true);
+    // Judged through the public API alone: the run's key sells a slot out and reads it back.
+    const judged = (strict.summary?.scenarios[0]?.checks ?? []).map((c) => c.name.split(":")[0]);
+    expect(judged).toContain("2.6-real-time");
   });
 
   it("should fail a cacheable single-date answer by 2.6-no-cache alone", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRAFFIC_MODEL, expectedEndpointMix } from "../../lib/contract/traffic-model.ts";
+import { DEFAULT_OPTIONS } from "../../service/options.ts";
 import { runHarnessProcess, tempFile } from "./harness-process.ts";
 
 describe("partner traffic against the embedded service", () => {
@@ -8,7 +9,7 @@ describe("partner traffic against the embedded service", () => {
     expect(result.exitCode, result.output).toBe(0);
     const scenario = result.summary?.scenarios[0];
     expect(scenario?.checks.filter((c) => c.fails > 0)).toEqual([]);
-    const expected = expectedEndpointMix(DEFAULT_TRAFFIC_MODEL);
+    const expected = expectedEndpointMix(DEFAULT_TRAFFIC_MODEL, DEFAULT_OPTIONS.products);
     for (const [endpoint, share] of Object.entries(expected)) {
       const observed = scenario?.endpoints[endpoint]?.share ?? 0;
       expect(Math.abs(observed - share), `${endpoint}: observed ${observed}, model ${share}`).toBeLessThanOrEqual(0.05);

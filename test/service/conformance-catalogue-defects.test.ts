@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON read by the assertions */
 /**
- * The catalogue's conformance defects (issue 20) through HTTP: each breaks its one rule of
+ * The catalogue's conformance defects (issues 20 and 26) through HTTP: each breaks its one rule of
  * lib/contract/conformance-rules.ts when switched on, and the service keeps the rule when it is off.
  */
 import { describe, expect, it } from "vitest";
@@ -225,5 +225,63 @@ describe("conformance defects of the catalogue", () => {
     expect(on.body.data).toHaveLength(183);
     // The dates are still required.
     expect((await api(svc, `${base}?date_start=2030-01-01`)).status).toBe(400);
+  });
+
+  it("should serve a single-date result computed up to five seconds earlier under conformance-single-date-stale (2.6-real-time)", async () => {
+    await using svc = await start();
+    const t = pickType(svc, { timeslotted: false });
+    const date = dateFromToday(svc.state, 21);
+    const path = `/v2/product-types/${t.uuid}/price-lists/${date}`;
+    await setInventory(svc, t.uuid, date, { remaining: 10 });
+    expect((await api(svc, path)).body.data.available).toBe(true);
+    await setInventory(svc, t.uuid, date, { remaining: 0 });
+    // Off: the next read follows the inventory at once.
+    expect((await api(svc, path)).body.data.available).toBe(false);
+    await setInventory(svc, t.uuid, date, { remaining: 10 });
+    await switchOn(svc, "conformance-single-date-stale");
+    const first = await api(svc, path);
+    expect(first.body.data.available).toBe(true);
+    await setInventory(svc, t.uuid, date, { remaining: 0 });
+    const stale = await api(svc, path);
+    expect(stale.body).toEqual(first.body);
+    // Its headers still say it must not be kept: only 2.6-real-time can tell.
+    expect(stale.headers.get("cache-control")).toBe("no-store");
+    // The calendar is not cached.
+    const calendar = await api(svc, `/v2/product-types/${t.uuid}/price-lists?date_start=${date}&date_end=${date}`);
+    expect(calendar.body.data[0].available).toBe(false);
+  });
+
+  it("should start every products page after the first one early under conformance-product-pages-overlap (4.3-pagination-consistent)", async () => {
+    await using svc = await start({ products: 25 });
+    const pages = async () => {
+      const seen: string[][] = [];
+      for (const page of [1, 2, 3]) {
+        const res = await api(svc, `/v2/products?per_page=10&page=${page}`);
+        expect(res.body.meta.pagination).toMatchObject({ total: 25, count: page === 3 ? 5 : 10, current_page: page });
+        seen.push((res.body.data as { uuid: string }[]).map((p) => p.uuid));
+      }
+      return seen;
+    };
+    const all = svc.state.catalogue.products.map((p) => p.uuid);
+    expect((await pages()).flat()).toEqual(all);
+    await switchOn(svc, "conformance-product-pages-overlap");
+    const [first, second, third] = (await pages()) as [string[], string[], string[]];
+    expect(first).toEqual(all.slice(0, 10));
+    expect(second[0]).toBe(first[9]);
+    expect(third).toEqual(all.slice(19, 24));
+    expect([...first, ...second, ...third]).not.toContain(all[24]);
+  });
+
+  it("should answer the product-type detail without self under conformance-type-detail-no-self (1-links-self)", async () => {
+    await using svc = await start();
+    const t = pickType(svc);
+    const { off, on } = await offThenOn(svc, "conformance-type-detail-no-self", `/v2/product-types/${t.uuid}`);
+    expect((off.body.links as { rel: string }[]).map((l) => l.rel)).toEqual(["self"]);
+    expect(on.status).toBe(200);
+    expect((on.body.links as { rel: string }[]).map((l) => l.rel)).toEqual(["canonical"]);
+    expect(on.body.data).toEqual(off.body.data);
+    // Every other answer keeps its self link.
+    const product = await api(svc, `/v2/products/${t.product.uuid}`);
+    expect((product.body.links as { rel: string }[]).map((l) => l.rel)).toEqual(["self"]);
   });
 });

@@ -4,11 +4,11 @@ import {
   CHANGE_BUDGET,
   HeldBookings,
   SEATS_WITHOUT_COUNT,
-  SeatPlan,
   blackBoxMix,
   seatGoal,
   slotsOf,
 } from "../../lib/harness/churn/competing-demand.ts";
+import { SeatPlan } from "../../lib/contract/seat-plan.ts";
 import { DEFAULT_CHURN, parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import { churnSchedule, type ChurnChange } from "../../lib/harness/churn/schedule.ts";
 import type { ControlProductType } from "../../lib/contract/hot-set.ts";

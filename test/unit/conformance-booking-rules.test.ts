@@ -7,10 +7,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../lib/k6/client.ts";
 import type { K6Config } from "../../lib/k6/config.ts";
 import { initialStatusProblem } from "../../lib/k6/answer-rules.ts";
-import { BOOKING_JUDGES, errorEnvelopeProblem } from "../../lib/k6/conformance/booking-rules.ts";
+import { BOOKING_JUDGES, bookingPages, errorEnvelopeProblem } from "../../lib/k6/conformance/booking-rules.ts";
 import {
   type ConformanceContext,
   type FoundProductType,
+  type Judge,
   type RawAnswer,
   type Verdict,
   sendRaw,
@@ -229,8 +230,11 @@ function contextOn(api: FakeApi, productTypes: FoundProductType[] = [TYPE]): Con
   return { config: {} as K6Config, client, raw, productTypes, probeDate: "2030-03-01", hooks: false };
 }
 
+/** The booking judges, and the bookings' part of 4.3-pagination-consistent (the catalogue's: pagination-rules.ts). */
+const JUDGES: Record<string, Judge> = { ...BOOKING_JUDGES, "4.3-pagination-consistent": bookingPages };
+
 function judge(rule: string, api: FakeApi, productTypes?: FoundProductType[]): Verdict {
-  const run = BOOKING_JUDGES[rule];
+  const run = JUDGES[rule];
   if (run === undefined) throw new Error(`no judge for ${rule}`);
   return run(contextOn(api, productTypes));
 }
@@ -304,7 +308,7 @@ describe("booking-rules judges: each rule on the correct API and on the API that
 
   it("should break only its own rule with each breakage: every other judge still passes", () => {
     for (const [, broken] of cases) {
-      const failing = Object.keys(BOOKING_JUDGES).filter((rule) => {
+      const failing = Object.keys(JUDGES).filter((rule) => {
         k6State.reset();
         return problemOf(judge(rule, new FakeApi([broken]))) !== undefined;
       });

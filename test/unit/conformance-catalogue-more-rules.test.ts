@@ -441,13 +441,19 @@ describe("the judges that change the service through the required hooks", () => 
     }
   });
 
-  it("should not judge them without the test hooks, sending nothing", () => {
+  it("should not judge the withdrawal without the test hooks, sending nothing", () => {
     const ctx = { ...context(), hooks: false, config: loadConfig({ ATD_BASE_URL: BASE, ATD_API_KEYS: KEY }) };
-    for (const id of ["2.6-real-time", "gaps-error-410-gone"])
-      expect(CATALOGUE_MORE_JUDGES[id]?.(ctx), id).toEqual({
-        notJudged: "needs the test hooks, and this run has none (public API only)",
-      });
+    expect(CATALOGUE_MORE_JUDGES["gaps-error-410-gone"]?.(ctx)).toEqual({
+      notJudged: "needs the test hooks, and this run has none (public API only)",
+    });
     expect(k6State.requests).toEqual([]);
+  });
+
+  it("should judge 2.6-real-time without the test hooks through the public API, calling no hook", () => {
+    const ctx = { ...context(), hooks: false, config: loadConfig({ ATD_BASE_URL: BASE, ATD_API_KEYS: KEY }) };
+    CATALOGUE_MORE_JUDGES["2.6-real-time"]?.(ctx);
+    expect(k6State.requests.length).toBeGreaterThan(0);
+    expect(k6State.requests.filter((r) => r.url.startsWith(CONTROL))).toEqual([]);
   });
 });
 

@@ -29,7 +29,6 @@ const LANGUAGES = ["en", "de"];
 
 /** One wrong behaviour at a time, named by the rule it breaks (as the reference service's defects do). */
 type Break =
-  | "1-links-self"
   | "1-options"
   | "2.2-product-detail-keys"
   | "gaps-formats-money"
@@ -52,7 +51,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 function links(path: string, method = "GET") {
-  return [{ rel: broken === "1-links-self" ? "canonical" : "self", href: path, method }];
+  return [{ rel: "self", href: path, method }];
 }
 
 function error(status: number, code: string, path: string): ShimResponse {
@@ -209,7 +208,6 @@ function failedIds(verdicts: Record<string, Verdict>): string[] {
 
 /** What each broken rule's judge must say, in part. */
 const PROBLEMS: Record<Break, RegExp> = {
-  "1-links-self": /the answer: no self link: GET \/v2\/products\/\S+ -> 200/,
   "1-options": /no Allow header: OPTIONS \/v2\/products\/\S+ -> 200/,
   "2.2-product-detail-keys": /the product detail has forbidden url: GET/,
   "gaps-formats-money": /the single-date result's prices\.adults is the number 25, not a decimal string/,
@@ -248,14 +246,14 @@ describe("the catalogue rules' judges", () => {
     },
   );
 
-  it("should send few requests: at most three per judge, twenty-eight in all", () => {
+  it("should send few requests: at most three per judge, twenty-six in all", () => {
     const counts = Object.entries(CATALOGUE_JUDGES).map(([id, judge]) => {
       const before = k6State.requests.length;
       judge(context());
       return [id, k6State.requests.length - before] as const;
     });
     for (const [id, count] of counts) expect(count, id).toBeLessThanOrEqual(3);
-    expect(counts.reduce((sum, [, n]) => sum + n, 0)).toBe(28);
+    expect(counts.reduce((sum, [, n]) => sum + n, 0)).toBe(26);
   });
 
   it("should not judge a rule when setup found no product type, saying why", () => {

@@ -179,6 +179,14 @@ describe("iterations of the partner mix against a stand-in with known availabili
     }),
   });
 
+  /** The stand-in's three products, one page at whatever per_page is asked (a full sync's walk adds up). */
+  const productsPage = (query: URLSearchParams): ShimResponse => {
+    const perPage = Number(query.get("per_page") ?? "10");
+    const pagination = { total: 3, count: 3, per_page: perPage, current_page: 1, total_pages: 1 };
+    const data = [{ uuid: "p1" }, { uuid: "p2" }, { uuid: "p3" }];
+    return { ...json(data), body: JSON.stringify({ data, links, meta: { pagination } }) };
+  };
+
   /** t2 is sold out on every date (a quarter of the types); every fifth booking waits for the supplier. */
   function standIn(): ShimHandler {
     let created = 0;
@@ -192,7 +200,7 @@ describe("iterations of the partner mix against a stand-in with known availabili
       if (path.endsWith("/price-lists")) return json([{ date: "2030-01-01", available: true }]);
       if (path.endsWith("/product-types")) return json([{ uuid: "t1" }]);
       if (path.startsWith("/v2/product-types/")) return json({ uuid: "t1" });
-      if (path === "/v2/products") return json([{ uuid: "p1" }, { uuid: "p2" }, { uuid: "p3" }]);
+      if (path === "/v2/products") return productsPage(new URL(url).searchParams);
       if (path.startsWith("/v2/products/")) return json({ uuid: "p1" });
       if (path.endsWith("/vouchers")) return json([]);
       if (path === "/v2/bookings" && method === "GET") return json([{ uuid: "b0" }, { uuid: "b1" }]);

@@ -102,7 +102,7 @@ describe("arrivalFigures", () => {
 
 describe("the per-endpoint mix", () => {
   it("should equal the model's expected calls when every lookup finds what it looks for", () => {
-    const model = expectedCallsPerJourney(DEFAULT_TRAFFIC_MODEL);
+    const model = expectedCallsPerJourney(DEFAULT_TRAFFIC_MODEL, everythingFound.products);
     const ours = callsPerJourney(DEFAULT_TRAFFIC_MODEL, everythingFound);
     for (const persona of PERSONAS) {
       for (const [endpoint, n] of Object.entries(model[persona])) {
@@ -124,9 +124,10 @@ describe("the per-endpoint mix", () => {
 
   it("should weight the personas' calls by the model's weights", () => {
     const perIteration = callsPerIteration(DEFAULT_TRAFFIC_MODEL, everythingFound);
-    // catalogueSync 8 calls, shopper 3, booker 3.1, back office 4.
+    // catalogueSync 8 calls and a full sync's 3 more pages (200 products, 50 a page) in one sync of ten, shopper 3,
+    // booker 3.1, back office 4.
     const total = Object.values(perIteration).reduce((a, b) => a + b, 0);
-    expect(total).toBeCloseTo(0.15 * 8 + 0.6 * 3 + 0.15 * 3.1 + 0.1 * 4, 10);
+    expect(total).toBeCloseTo(0.15 * (8 + 0.1 * 3) + 0.6 * 3 + 0.15 * 3.1 + 0.1 * 4, 10);
     expect(perIteration.priceListDate).toBeCloseTo(0.6 * 2 + 0.15 * 1, 10);
     expect(perIteration.bookings).toBeCloseTo(0.1, 10);
   });
@@ -146,7 +147,8 @@ describe("the per-endpoint mix", () => {
     expect(Object.keys(catalogue?.load ?? {}).sort()).toEqual(
       ["priceList", "product", "productType", "productTypes", "products"].sort(),
     );
-    expect(catalogue?.load.products).toBe(76);
+    // One sync in ten is full: it walks the 4 pages of 200 products, 50 a page.
+    expect(catalogue?.load.products).toBeCloseTo(76 * (1 + 0.1 * 3), 10);
     // Neither has a back office: setup seeds no booking, it only walks the catalogue.
     expect(booking?.setup).toEqual({ products: 1, productTypes: 12, productType: 36 });
   });
@@ -168,7 +170,7 @@ describe("the per-endpoint mix", () => {
       bookingCreate: 40 * 0.875,
     });
     expect(mix?.iterations).toBe(101);
-    expect(mix?.total).toBeCloseTo(1 + 12 + 36 + 70 + 35 + 101 * 3.865, 6);
+    expect(mix?.total).toBeCloseTo(1 + 12 + 36 + 70 + 35 + 101 * (3.865 + 0.15 * 0.1 * 3), 6);
     expect(mix?.ratePerSecond.priceListDate).toBeCloseTo((101 * 1.35) / 20, 10);
     // Bookers (0.15 of the iterations) create 0.8, confirm 0.6, cancel 0.2 of the 0.2 unconfirmed and 0.1 of the 0.6.
     expect(mix?.bookings?.created).toBeCloseTo(35 + 101 * 0.15 * 0.8, 10);
@@ -179,8 +181,9 @@ describe("the per-endpoint mix", () => {
 });
 
 describe("the per-key figures", () => {
-  // Rate-limited calls per partner-mix iteration: catalogue sync 8, shopper 3, booker 1, back office 0.
-  const limitedPerIteration = 0.15 * 8 + 0.6 * 3 + 0.15 * 1;
+  // Rate-limited calls per partner-mix iteration: catalogue sync 8 (and a full sync's 3 more pages in one of ten),
+  // shopper 3, booker 1, back office 0.
+  const limitedPerIteration = 0.15 * (8 + 0.1 * 3) + 0.6 * 3 + 0.15 * 1;
 
   it("should give each key its share of the rate-limited requests, mean and at the peak", () => {
     const [mix] = estimateRequests({

@@ -28,6 +28,25 @@ const ok = (data: unknown, list = false): ShimResponse => ({
   ),
 });
 
+/** The stand-in catalogue: PRODUCTS products, four pages of the model's page size. */
+const PRODUCTS = 200;
+const productUuids = Array.from({ length: PRODUCTS }, (_, i) => `p${String(i + 1)}`);
+
+/** A page of the products list, sliced as page and per_page ask. */
+function productsPage(query: URLSearchParams, uuids: readonly string[] = productUuids): ShimResponse {
+  const page = Number(query.get("page") ?? "1");
+  const perPage = Number(query.get("per_page") ?? "10");
+  const data = uuids.slice((page - 1) * perPage, page * perPage).map((uuid) => ({ uuid }));
+  const pagination = {
+    total: uuids.length,
+    count: data.length,
+    per_page: perPage,
+    current_page: page,
+    total_pages: Math.ceil(uuids.length / perPage),
+  };
+  return { ...ok(data), body: JSON.stringify({ data, meta: { pagination }, links }) };
+}
+
 /** A stand-in service that answers every endpoint with something a journey can go on with. */
 function fakeService(method: string, url: string): ShimResponse {
   const path = new URL(url).pathname;
@@ -48,7 +67,7 @@ function fakeService(method: string, url: string): ShimResponse {
     );
   if (path.endsWith("/product-types")) return ok([{ uuid: "t1", title: "T", links }], true);
   if (path.startsWith("/v2/product-types/")) return ok({ uuid: "t1" });
-  if (path === "/v2/products") return ok([{ uuid: "p1" }, { uuid: "p2" }, { uuid: "p3" }], true);
+  if (path === "/v2/products") return productsPage(new URL(url).searchParams);
   if (path.startsWith("/v2/products/")) return ok({ uuid: "p1" });
   if (path.endsWith("/vouchers")) return { ...ok([]), body: JSON.stringify({ data: [], links }) };
   if (path === "/v2/bookings" && method === "GET") return ok([{ uuid: "b1" }, { uuid: "b2" }, { uuid: "b3" }], true);
@@ -122,7 +141,7 @@ describe("journeys", () => {
   it.each(PERSONAS)("should make the %s journey's stated calls per iteration on average", (persona) => {
     const iterations = 2000;
     for (let n = 0; n < iterations; n++) JOURNEYS[persona]({ client, sample, model: noThink, n });
-    const expected = expectedCallsPerJourney(noThink)[persona];
+    const expected = expectedCallsPerJourney(noThink, PRODUCTS)[persona];
     const observed = callsByEndpoint();
     expect(Object.keys(observed).sort()).toEqual(Object.keys(expected).sort());
     for (const [endpoint, perIteration] of Object.entries(expected)) {
@@ -137,13 +156,13 @@ describe("journeys", () => {
     }
     const observed = callsByEndpoint();
     const total = Object.values(observed).reduce((a, b) => a + b, 0);
-    for (const [endpoint, share] of Object.entries(expectedEndpointMix(noThink))) {
+    for (const [endpoint, share] of Object.entries(expectedEndpointMix(noThink, PRODUCTS))) {
       expect(Math.abs((observed[endpoint as EndpointName] ?? 0) / total - share)).toBeLessThan(0.01);
     }
   });
 
   it("should cover the six rate-limited endpoints and the booking flow", () => {
-    const endpoints = Object.keys(expectedEndpointMix(DEFAULT_TRAFFIC_MODEL));
+    const endpoints = Object.keys(expectedEndpointMix(DEFAULT_TRAFFIC_MODEL, PRODUCTS));
     for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
       if (ENDPOINTS[name].rateLimited) expect(endpoints).toContain(name);
     }
@@ -219,7 +238,7 @@ describe("key spreading", () => {
 
   it("should keep every key under 400 requests per minute at 20 iterations/s with 40 keys", () => {
     // partner-mix makes about 2.2 calls per iteration; spread over 40 keys each sees 20 * 2.2 * 60 / 40 = 66/min.
-    const mix = expectedCallsPerJourney(DEFAULT_TRAFFIC_MODEL);
+    const mix = expectedCallsPerJourney(DEFAULT_TRAFFIC_MODEL, PRODUCTS);
     const callsPerIteration = PERSONAS.reduce(
       (sum, p) => sum + DEFAULT_TRAFFIC_MODEL.weights[p] * Object.values(mix[p]).reduce((a, b) => a + b, 0),
       0,

@@ -12,6 +12,7 @@
  */
 import { ENDPOINTS, HEADERS, fillPath, isRecord } from "../../contract/index.ts";
 import type { ControlProductType } from "../../contract/hot-set.ts";
+import { SeatPlan, type SeatBudget } from "../../contract/seat-plan.ts";
 import { CHURN_KINDS, type ChurnConfig, type ChurnKind } from "./config.ts";
 import type { AvailabilityShown } from "./log.ts";
 import type { ChurnChange } from "./schedule.ts";
@@ -68,51 +69,6 @@ export function seatGoal(change: ChurnChange, slot: TargetSlot): number {
   if (change.kind !== "capacity-cut") return Number.POSITIVE_INFINITY;
   if (slot.shown === undefined) return SEATS_WITHOUT_COUNT;
   return Math.ceil((1 - (change.keepShare ?? 0.5)) * slot.shown);
-}
-
-export interface SeatBudget {
-  seats: number;
-  requests: number;
-}
-
-/**
- * How many seats to ask for next on one slot: large parties first (up to maxPax, and no more than shown), halving on
- * each refusal, done when a single seat is refused (the slot is sold out), the goal is met or the budget (shared by
- * the change's slots) runs out.
- */
-export class SeatPlan {
-  #qty: number;
-  #left: number;
-  #soldOut = false;
-  readonly #budget: SeatBudget;
-
-  constructor(goal: number, maxPax: number, budget: SeatBudget, shown?: number) {
-    this.#left = goal;
-    this.#budget = budget;
-    this.#qty = Math.max(1, Math.min(maxPax, shown ?? Number.POSITIVE_INFINITY));
-  }
-
-  /** The quantity of the next reservation; undefined when done. Counts the request against the budget. */
-  next(): number | undefined {
-    if (this.#soldOut || this.#left <= 0 || this.#budget.requests <= 0 || this.#budget.seats <= 0) return undefined;
-    this.#budget.requests--;
-    return Math.max(1, Math.min(this.#qty, this.#left, this.#budget.seats));
-  }
-
-  taken(qty: number): void {
-    this.#left -= qty;
-    this.#budget.seats -= qty;
-  }
-
-  refused(qty: number): void {
-    if (qty <= 1) this.#soldOut = true;
-    else this.#qty = Math.floor(qty / 2);
-  }
-
-  /** Whether the target refused a single seat: nothing is left on the slot. */
-  get soldOut(): boolean {
-    return this.#soldOut;
-  }
 }
 
 export interface CancelOutcome {

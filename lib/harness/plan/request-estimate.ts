@@ -224,7 +224,7 @@ export function bookerOutcomes(model: TrafficModel, catalogue: CatalogueFacts): 
  * follow what the catalogue lets it book (bookerOutcomes).
  */
 export function callsPerJourney(model: TrafficModel, catalogue: CatalogueFacts): Record<Persona, CallCounts> {
-  const calls = expectedCallsPerJourney(model);
+  const calls = expectedCallsPerJourney(model, catalogue.products);
   const booker = bookerOutcomes(model, catalogue);
   calls.booker = {
     priceListDate: 1,

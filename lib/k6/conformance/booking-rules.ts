@@ -434,11 +434,12 @@ const PAGE_BOOKINGS = 3;
 const PER_PAGE = 2;
 
 /**
- * spec 4.3: pagination of GET /v2/bookings. Three bookings share a first name unique to the call; read two to a
- * page, `total` is 3, `total_pages` 2, each page's `count`, `per_page` and `current_page` are its own, and the pages
- * hold the three once each.
+ * spec 4.3: pagination of GET /v2/bookings (4.3-pagination-consistent, with the catalogue's lists:
+ * pagination-rules.ts). Three bookings share a first name unique to the call; read two to a page, `total` is 3,
+ * `total_pages` 2, each page's `count`, `per_page` and `current_page` are its own, and the pages hold the three once
+ * each.
  */
-const paginationConsistent: Judge = (ctx) => {
+export const bookingPages: Judge = (ctx) => {
   const slot = bookableSlot(ctx, PAGE_BOOKINGS);
   if (slot === undefined)
     return notJudged(`no product type found has ${String(PAGE_BOOKINGS)} seats on ${ctx.probeDate}`);
@@ -501,5 +502,4 @@ export const BOOKING_JUDGES: Record<string, Judge> = {
   "gaps-error-400-validation": error400Validation,
   "3-initial-reserved": initialReserved,
   "4.3-bookings-filters": bookingsFilters,
-  "4.3-pagination-consistent": paginationConsistent,
 };

@@ -1,10 +1,10 @@
 /**
- * The judges of the catalogue's rules (spec Parts 1, 2, 4.0 and 4.2; docs/contract-gaps.md, Links, Formats, OPTIONS):
- * links, OPTIONS, the product detail's keys, money and timestamps, the price calendar's entries, the single-date
- * result's caching, `fields` and `language`, and the calendar's range. Each sends one to three requests of its own.
- * The checks of one answer that read only a header or its keys (linksProblem, weekdayProblem, moneyProblem,
- * timestampProblem, entryAvailabilityProblem) are exported, cheap enough for every answer under load; caching and
- * weekdays are judged by the very tests the shared checks apply under load (checks.ts).
+ * The judges of the catalogue's rules (spec Parts 1, 2, 4.0 and 4.2; docs/contract-gaps.md, Formats, OPTIONS):
+ * OPTIONS, the product detail's keys, money and timestamps, the price calendar's entries, the single-date result's
+ * caching, `fields` and `language`, and the calendar's range. Each sends one to three requests of its own. The checks
+ * of one answer that read only a header or its keys (weekdayProblem, moneyProblem, timestampProblem,
+ * entryAvailabilityProblem) are exported, cheap enough for every answer under load; caching and weekdays are judged
+ * by the very tests the shared checks apply under load (checks.ts). Links: links-rules.ts.
  */
 import {
   ENDPOINTS,
@@ -50,42 +50,6 @@ function richestType(ctx: ConformanceContext): FoundProductType | undefined {
 }
 
 const NO_TYPE = "setup found no product type to ask about";
-
-/**
- * Spec Part 1, docs/contract-gaps.md (Links): `links` is an array of {rel, href, method}; an answer's own links hold
- * `self` (`withSelf`), a nested record's need not (a voucher's link is its file). Returns what is wrong, or undefined.
- */
-export function linksProblem(where: string, links: unknown, withSelf = true): string | undefined {
-  if (!Array.isArray(links)) return `${where}: links is ${JSON.stringify(links ?? null).slice(0, 60)}, not an array`;
-  for (const l of links as unknown[]) {
-    if (!isRecord(l) || typeof l.rel !== "string" || typeof l.href !== "string" || typeof l.method !== "string")
-      return `${where}: link ${JSON.stringify(l).slice(0, 80)} is not {rel, href, method}`;
-  }
-  if (!withSelf || (links as Record<string, unknown>[]).some((l) => l.rel === "self")) return undefined;
-  return `${where}: no self link`;
-}
-
-const linksSelf: Judge = (ctx) => {
-  const type = firstType(ctx);
-  if (type === undefined) return notJudged(NO_TYPE);
-  const path = `/v2/products/${type.productUuid}`;
-  const res = ctx.client.getProduct(type.productUuid);
-  const bad = unusable("GET", path, res);
-  if (bad) return bad;
-  const body = res.body as Record<string, unknown>;
-  const data = isRecord(body.data) ? body.data : {};
-  const problem =
-    linksProblem("the answer", body.links) ??
-    (data.links === undefined ? undefined : linksProblem("its data", data.links, false));
-  if (problem) return failed(`${problem}: ${answerEvidence("GET", path, res)}`);
-  // Failures carry links too (docs/contract-gaps.md, Links): a request without a key, which spends no allowance.
-  const refused = ctx.raw({ method: "GET", path: ENDPOINTS.config.path, key: null });
-  const errorProblem = linksProblem(
-    `a ${refused.status} answer`,
-    isRecord(refused.json) ? refused.json.links : undefined,
-  );
-  return errorProblem ? failed(`${errorProblem}: ${evidence("GET", ENDPOINTS.config.path, refused)}`) : passed;
-};
 
 /** The methods the contract gives a path template (ENDPOINTS). */
 function methodsOf(template: string): string[] {
@@ -411,7 +375,6 @@ const sixMonths: Judge = (ctx) => {
 };
 
 export const CATALOGUE_JUDGES: Record<string, Judge> = {
-  "1-links-self": linksSelf,
   "1-options": options,
   "2.2-product-detail-keys": productDetailKeys,
   "gaps-formats-money": money,

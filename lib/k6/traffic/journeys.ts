@@ -5,10 +5,11 @@
  */
 import { sleep } from "k6";
 import { addDays, todayUtc, type BookingRequest, type SelectedOption } from "../../contract/index.ts";
-import type { ApiClient, Json } from "../client.ts";
+import type { ApiClient, ApiResponse, Json } from "../client.ts";
 import { checkResponse } from "../checks.ts";
 import type { CatalogueSample, SampleProductType } from "./catalogue-sample.ts";
 import { decide, spread } from "./decide.ts";
+import { fullSync } from "./full-sync.ts";
 import type { Persona, TrafficModel } from "../../contract/traffic-model.ts";
 
 export interface JourneyContext {
@@ -28,6 +29,7 @@ const POINT = {
   cancelConfirmed: 5,
   vouchers: 6,
   think: 7,
+  fullSync: 8,
 } as const;
 
 let thinks = 0;
@@ -54,11 +56,25 @@ function listFilter(n: number): Record<string, string> {
   }
 }
 
+/** The products page a sync reads details of: read alone (incremental), or among every page (a full sync). */
+function syncPage(ctx: JourneyContext, page: number): ApiResponse<Json[]> | undefined {
+  const { client, model, n } = ctx;
+  const sync = model.catalogueSync;
+  if (decide(sync.fullSyncRatio, n, POINT.fullSync)) {
+    const pages = fullSync(client, sync.pageSize);
+    // A list shorter than the sample's: its last page.
+    const chosen = pages[Math.min(page, pages.length) - 1];
+    return chosen?.ok ? chosen.res : undefined;
+  }
+  const list = client.listProducts({ page, per_page: sync.pageSize });
+  return checkResponse(list) ? list : undefined;
+}
+
 export function catalogueSync(ctx: JourneyContext): void {
   const { client, sample, model, n } = ctx;
   const sync = model.catalogueSync;
-  const list = client.listProducts({ page: 1 + (n % sample.productPages), per_page: sync.pageSize });
-  if (!checkResponse(list)) return;
+  const list = syncPage(ctx, 1 + (n % sample.productPages));
+  if (!list) return;
   for (let i = 0; i < sync.detailsPerPage; i++) {
     // itemAt reads one item of the page in Go, not the whole body: parsing a page costs k6 several requests' worth.
     const product = list.itemAt(n + i);

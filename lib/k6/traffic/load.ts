@@ -30,7 +30,8 @@ export function loadTrafficModel(config: K6Config, only?: Persona): TrafficModel
 
 /** The endpoints the model's personas call (weight > 0): the scenario's per-endpoint thresholds. */
 export function endpointsOf(model: TrafficModel): EndpointName[] {
-  const calls = expectedCallsPerJourney(model);
+  // Which endpoints, not how often: any catalogue size names the same ones.
+  const calls = expectedCallsPerJourney(model, 0);
   const endpoints = new Set<EndpointName>();
   for (const [persona, weight] of Object.entries(model.weights) as [Persona, number][]) {
     if (weight > 0) for (const endpoint of Object.keys(calls[persona]) as EndpointName[]) endpoints.add(endpoint);
