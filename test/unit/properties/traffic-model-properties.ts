@@ -21,6 +21,7 @@ import { tempFiles } from "./temp-files.ts";
 
 const RATIOS = [
   ["catalogueSync", "calendarRefreshRatio"],
+  ["catalogueSync", "fullSyncRatio"],
   ["booker", "createRatio"],
   ["booker", "confirmRatio"],
   ["booker", "cancelReservedRatio"],
@@ -42,7 +43,7 @@ export function expectUsableModel(model: TrafficModel): void {
   }
   for (const [group, key] of RATIOS) expect((model[group] as Record<string, number>)[key]).toBeLessThanOrEqual(1);
   expect(model.thinkTimeSeconds.min).toBeLessThanOrEqual(model.thinkTimeSeconds.max);
-  const mix = Object.values(expectedEndpointMix(model));
+  const mix = Object.values(expectedEndpointMix(model, 40));
   for (const share of mix) expect(share >= 0 && share <= 1, `endpoint share ${String(share)}`).toBe(true);
   expect(mix.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
 }
