@@ -12,6 +12,7 @@ import {
   type TestHookName,
 } from "../lib/contract/index.ts";
 import { DEFECT_NAMES, isDefectName, type DefectName } from "./defects/index.ts";
+import { isVariationName, VARIATION_NAMES, type VariationName } from "./variations/index.ts";
 import { parseFaults } from "./faults.ts";
 import { HttpError } from "./http.ts";
 import type { FaultConfig } from "./state.ts";
@@ -36,6 +37,11 @@ export interface ServiceOptions {
   timeScale: number;
   /** Defects switched on at start (also settable at runtime through the control API). */
   defects: DefectName[];
+  /**
+   * Variations switched on at start (service/variations/): the contract's other legal choices, to prove the harness
+   * lets a correct service that chose differently pass. Fixed for the process's life, as a real service's build is.
+   */
+  variations: VariationName[];
   /** Which control paths answer: `required` makes the service look like an implementation the harness never saw. */
   hooks: HookMode;
   /** Prefix of the seeded API keys; any other than the default also draws the names and features from the seed. */
@@ -70,6 +76,7 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   rateAlgorithm: "fixed-window",
   timeScale: 1,
   defects: [],
+  variations: [],
   hooks: "all",
   keyPrefix: DEFAULT_KEY_PREFIX,
   keysFile: null,
@@ -104,6 +111,7 @@ const FLAGS = {
   rateAlgorithm: "rate-algorithm",
   timeScale: "time-scale",
   defects: "defects",
+  variations: "variations",
   hooks: "hooks",
   keyPrefix: "key-prefix",
   keysFile: "keys-file",
@@ -167,9 +175,27 @@ function faultsOption(raw: string): FaultConfig {
   }
 }
 
+/** `--variations all` or comma-separated names. */
+function variationsOption(raw: string): VariationName[] {
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (names.length === 1 && names[0] === "all") return [...VARIATION_NAMES];
+  for (const name of names) {
+    if (!isVariationName(name)) {
+      throw new OptionsError(
+        `--${FLAGS.variations} names an unknown variation "${name}"`,
+        `use all, or comma-separated names from: ${VARIATION_NAMES.join(", ")}`,
+      );
+    }
+  }
+  return names as VariationName[];
+}
+
 /** Turns raw string values (already merged from env and flags) into validated options. */
 export function resolveOptions(raw: Partial<Record<OptionKey, string>>): ServiceOptions {
-  const o: ServiceOptions = { ...DEFAULT_OPTIONS, defects: [] };
+  const o: ServiceOptions = { ...DEFAULT_OPTIONS, defects: [], variations: [] };
   if (raw.host !== undefined) o.host = nonEmpty(FLAGS.host, raw.host, "127.0.0.1");
   if (raw.port !== undefined) o.port = integer(FLAGS.port, raw.port, 0, 65535, "8080 (0 picks a free port)");
   if (raw.controlPort !== undefined) {
@@ -208,6 +234,7 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
       o.defects.push(name);
     }
   }
+  if (raw.variations !== undefined && raw.variations.trim() !== "") o.variations = variationsOption(raw.variations);
   if (raw.hooks !== undefined) {
     const value = raw.hooks.trim();
     if (!(HOOK_MODES as readonly string[]).includes(value)) {

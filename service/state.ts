@@ -3,6 +3,7 @@ import { generateCatalogue, type Catalogue, type Product } from "./catalogue.ts"
 import { VirtualClock } from "./clock.ts";
 import { dayOf } from "./dates.ts";
 import { DefectSwitchboard } from "./defects/index.ts";
+import { VariationSwitchboard } from "./variations/index.ts";
 import { Inventory } from "./inventory.ts";
 import type { ServiceOptions } from "./options.ts";
 import { seedPartners, type Partner } from "./partners.ts";
@@ -36,6 +37,7 @@ export class ServiceState {
   readonly clock: VirtualClock;
   readonly limiter: RateLimiter;
   readonly defects = new DefectSwitchboard();
+  readonly variations: VariationSwitchboard;
   readonly startedAt = Date.now();
   seed: number;
   catalogue: Catalogue;
@@ -53,6 +55,7 @@ export class ServiceState {
   constructor(options: ServiceOptions) {
     this.options = options;
     this.seed = options.seed;
+    this.variations = new VariationSwitchboard(options.variations);
     this.clock = new VirtualClock(options.timeScale);
     this.limiter = new RateLimiter({
       limit: options.rateLimit,

@@ -427,6 +427,17 @@ export const DefectSchema = {
   },
 } as const;
 
+export const VariationSchema = {
+  type: "object",
+  required: ["name", "freedom", "enabled"],
+  properties: {
+    name: { type: "string" },
+    freedom: { type: "string", description: "The id of the freedom of the contract it varies." },
+    description: { type: "string" },
+    enabled: { type: "boolean" },
+  },
+} as const;
+
 export const DefectSwitchesSchema = {
   type: "object",
   description: "Defect names switched on (true) or off (false); GET lists the names.",
@@ -721,6 +732,17 @@ export const TEST_HOOKS = {
     summary: "Switches named defects on or off (only the defect-proof tests use them).",
     request: DefectSwitchesSchema,
     answer: { type: "array", items: DefectSchema },
+    envelope: "data",
+    contentType: "application/json",
+    statuses: [200],
+  },
+  variations: {
+    method: "GET",
+    path: "/__control/variations",
+    level: "reference",
+    summary:
+      "Every variation of the reference service (another legal choice where the contract leaves one open), with its state; chosen at start with --variations.",
+    answer: { type: "array", items: VariationSchema },
     envelope: "data",
     contentType: "application/json",
     statuses: [200],

@@ -277,6 +277,8 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     let reply: Reply;
     let stretch = 0;
     let stretchFrom = 0;
+    // HTTP/1.1 lets a server close the connection after any answer; a client must then open a new one.
+    if (state.variations.on("http-connection-close")) res.setHeader("Connection", "close");
     try {
       const key = req.headers["x-authorization"];
       let partner = typeof key === "string" ? state.partners.get(key) : undefined;

@@ -136,6 +136,9 @@ const BASE_ROUTES: Route<ControlHandler>[] = [
       return ok(state.defects.list());
     },
   }),
+  defineRoute("variations", "/__control/variations", {
+    GET: ({ state }) => ok(state.variations.list()),
+  }),
   defineRoute("faults", "/__control/faults", {
     GET: ({ state }) => ok(state.faults),
     PUT: ({ state, body }) => {

@@ -659,6 +659,7 @@ export class HooksCheck {
       faultsSet: () => this.#hooks.exchange("faultsSet", {}, faults ?? {}),
       defects: () => this.#hooks.exchange("defects", {}),
       defectsSet: () => this.#hooks.exchange("defectsSet", {}, {}),
+      variations: () => this.#hooks.exchange("variations", {}),
       metrics: () => this.#hooks.exchange("metrics", {}),
       openApi: () => this.#hooks.exchange("openApi", {}),
     };
