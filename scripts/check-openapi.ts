@@ -142,6 +142,11 @@ async function main(): Promise<number> {
       `▸ Schemathesis against the reference service at ${service.apiUrl} (a couple of minutes)...\n`,
     );
     const code = await runSchemathesis(program, args, scratch, log);
+    if (code === null) {
+      throw new CheckError(
+        `Failed to run Schemathesis: it did not finish within ${RUN_TIMEOUT_MS / 60_000} min and was stopped. Please read ${REPORT_DIR}/schemathesis.log.`,
+      );
+    }
     const text = await readFile(events, "utf8").catch(() => "");
     if (text === "") {
       throw new CheckError(

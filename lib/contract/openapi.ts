@@ -105,7 +105,11 @@ const ENDPOINT_DOCS: Readonly<Record<EndpointName, { summary: string; tag: strin
   },
   productTypes: { summary: "Product type summaries of a product (spec 4.1, 2.3).", tag: "products" },
   productType: { summary: "Product type detail (spec 4.2, 2.4).", tag: "product types" },
-  priceList: { summary: "Price calendar over at most six months (spec 4.2, 2.5).", tag: "product types" },
+  priceList: {
+    summary:
+      "Price calendar over at most six months (spec 4.2, 2.5); every date at once unless page or per_page is given.",
+    tag: "product types",
+  },
   priceListDate: {
     summary: "Single-date price and availability, computed in real time (spec 4.2, 2.6).",
     tag: "product types",
@@ -179,7 +183,8 @@ function partnerParameters(): Json {
       ...query(
         "date_end",
         wire.date().json,
-        `Last day of the calendar, YYYY-MM-DD; at most ${PRICE_CALENDAR_MAX_MONTHS} months after date_start (spec Part 8).`,
+        `Last day of the calendar, YYYY-MM-DD: not before date_start and at most ${PRICE_CALENDAR_MAX_MONTHS} months ` +
+          "after it (spec Part 8), else 400; a bound between two parameters, which a schema cannot state.",
       ),
       required: true,
     },
