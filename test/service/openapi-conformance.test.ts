@@ -205,7 +205,7 @@ describe("the reference service against the published OpenAPI documents", () => 
     for (const [endpoint, path, whole] of asks) {
       const sparse = await api(svc, path);
       check.expect(endpoint, sparse, 200);
-      expect(Object.keys(sparse.body.data).sort(), path).toEqual(
+      expect(Object.keys(sparse.body.data as object).sort(), path).toEqual(
         [...path.replace(/.*fields=/, "").split(","), "links", "uuid"].sort(),
       );
       // Not the whole detail: OpenAPI cannot tie the answer to the parameter, so the document offers both.
