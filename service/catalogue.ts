@@ -3,9 +3,9 @@
  * (required and priced) and prices. Same seed and size, same catalogue and same UUIDs. Records are compact;
  * the wire objects are rendered per request (service/render.ts), so 20,000 products start in well under 10 s.
  */
+import type { LANGUAGES } from "../lib/contract/reference-values.ts";
 import { hash, pick, uuidFrom } from "./rng.ts";
 
-export const LANGUAGES = ["en", "de", "fr", "es", "it", "ja", "ko", "zh", "th", "id"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export interface City {

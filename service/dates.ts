@@ -1,4 +1,5 @@
 /** Calendar days as integers (days since 1970-01-01, UTC) and their YYYY-MM-DD form. */
+import { utcMs } from "../lib/contract/dates.ts";
 
 export const DAY_MS = 86_400_000;
 
@@ -10,7 +11,7 @@ export function parseDay(text: string): number | undefined {
   const y = Number(text.slice(0, 4));
   const m = Number(text.slice(5, 7));
   const d = Number(text.slice(8, 10));
-  const ms = Date.UTC(y, m - 1, d);
+  const ms = utcMs(y, m - 1, d);
   const back = new Date(ms);
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d) return undefined;
   return ms / DAY_MS;
@@ -43,6 +44,6 @@ export function addMonths(day: number, months: number): number {
   const y = date.getUTCFullYear();
   const m = date.getUTCMonth() + months;
   const d = date.getUTCDate();
-  const lastOfTarget = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return Date.UTC(y, m, Math.min(d, lastOfTarget)) / DAY_MS;
+  const lastOfTarget = new Date(utcMs(y, m + 1, 0)).getUTCDate();
+  return utcMs(y, m, Math.min(d, lastOfTarget)) / DAY_MS;
 }

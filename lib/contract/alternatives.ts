@@ -8,6 +8,7 @@
  * category could book there (rule 8). "Within the next three days" and "up to 7 days forward" count calendar days after
  * the requested date.
  */
+import { utcMs } from "./dates.ts";
 import { ALTERNATIVES_LOOKAHEAD } from "./limits.ts";
 import type { AlternativeTimeslot, Alternatives, NearbyDate } from "./types.ts";
 
@@ -74,7 +75,7 @@ export function slotQty(slot: SlotInventory, categories: readonly AgeCategory[])
 /** YYYY-MM-DD plus n calendar days (UTC). */
 function plusDays(date: string, n: number): string {
   const [y, m, d] = date.split("-").map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
+  return new Date(utcMs(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
 }
 
 function bookableTimeslots(day: DayInventory | undefined, categories: readonly AgeCategory[], except?: string) {

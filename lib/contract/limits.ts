@@ -23,4 +23,5 @@ export const ALTERNATIVES_LOOKAHEAD = {
   nonTimeslottedMaxDates: 3,
 } as const;
 
-export const PAGINATION = { defaultPerPage: 10, maxPerPage: 100 } as const;
+/** `page` goes up to maxPage: beyond it, 400 (a bound the document states, so a client cannot overflow it). */
+export const PAGINATION = { defaultPerPage: 10, maxPerPage: 100, maxPage: 1_000_000 } as const;

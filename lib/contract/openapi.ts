@@ -12,7 +12,6 @@ import {
   BOOKING_DETAIL_FORBIDDEN_KEYS,
   BOOKING_DETAIL_REQUIRED_KEYS,
   BOOKING_LIST_ITEM_KEYS,
-  CUSTOMER_KEYS,
   PRICE_LIST_ENTRY_KEYS,
   PRODUCT_DETAIL_FORBIDDEN_KEYS,
   PRODUCT_DETAIL_KEYS,
@@ -24,6 +23,7 @@ import {
   VOUCHER_FILE_KEYS,
 } from "./key-sets.ts";
 import { PAGINATION, PRICE_CALENDAR_MAX_MONTHS, RATE_LIMIT } from "./limits.ts";
+import { BOOKING_REQUEST_LIMITS, LANGUAGES, PRODUCT_SORTS } from "./reference-values.ts";
 import { s, wire, type JsonSchema } from "./schema.ts";
 import { TEST_HOOKS, TEST_HOOK_NAMES, TEST_HOOK_SCHEMAS, type TestHookName } from "./test-hooks.ts";
 import { BOOKING_STATUSES } from "./types.ts";
@@ -105,7 +105,11 @@ const ENDPOINT_DOCS: Readonly<Record<EndpointName, { summary: string; tag: strin
   },
   productTypes: { summary: "Product type summaries of a product (spec 4.1, 2.3).", tag: "products" },
   productType: { summary: "Product type detail (spec 4.2, 2.4).", tag: "product types" },
-  priceList: { summary: "Price calendar over at most six months (spec 4.2, 2.5).", tag: "product types" },
+  priceList: {
+    summary:
+      "Price calendar over at most six months (spec 4.2, 2.5); every date at once unless page or per_page is given.",
+    tag: "product types",
+  },
   priceListDate: {
     summary: "Single-date price and availability, computed in real time (spec 4.2, 2.6).",
     tag: "product types",
@@ -145,23 +149,30 @@ function partnerParameters(): Json {
   const fields = (keys: readonly string[]) =>
     query(
       "fields",
-      { type: "array", items: { type: "string", enum: [...keys] } },
-      "Which keys to return, comma-separated; `uuid` and `links` always stay. With it the answer carries only those " +
-        "keys, so the data's `required` list applies to answers without `fields`.",
+      { type: "array", minItems: 1, items: { type: "string", enum: [...keys] } },
+      "Which keys to return, comma-separated, at least one; `uuid` and `links` always stay. An unknown or empty " +
+        "name (`fields=`, `fields=a,,b`) is 400. With it the answer carries only those keys: the 200 answer's " +
+        "`data` is then the `...Fields` schema, without it the whole detail.",
       { style: "form", explode: false },
     );
   return {
     page: query(
       "page",
-      { type: "integer", minimum: 1, default: 1 },
-      "Page number, from 1 (docs/contract-gaps.md, Lists and pagination).",
+      { type: "integer", minimum: 1, maximum: PAGINATION.maxPage, default: 1 },
+      `Page number, from 1 to ${PAGINATION.maxPage} (docs/contract-gaps.md, Lists and pagination); a page past ` +
+        "the last answers an empty `data`.",
     ),
     per_page: query(
       "per_page",
       { type: "integer", minimum: 1, maximum: PAGINATION.maxPerPage, default: PAGINATION.defaultPerPage },
       `Items per page, default ${PAGINATION.defaultPerPage}, at most ${PAGINATION.maxPerPage} (docs/contract-gaps.md, Lists and pagination).`,
     ),
-    language: query("language", { type: "string" }, "Language of the returned content (GET /v2/config lists them)."),
+    language: query(
+      "language",
+      { type: "string", enum: [...LANGUAGES], ...reference },
+      "Language of the returned content, default en: a code GET /v2/config lists, as written there. The enum is the " +
+        "reference service's languages; another service lists its own.",
+    ),
     productFields: fields(PRODUCT_DETAIL_KEYS),
     productTypeFields: fields(PRODUCT_TYPE_DETAIL_KEYS),
     calendarStart: {
@@ -172,7 +183,8 @@ function partnerParameters(): Json {
       ...query(
         "date_end",
         wire.date().json,
-        `Last day of the calendar, YYYY-MM-DD; at most ${PRICE_CALENDAR_MAX_MONTHS} months after date_start (spec Part 8).`,
+        `Last day of the calendar, YYYY-MM-DD: not before date_start and at most ${PRICE_CALENDAR_MAX_MONTHS} months ` +
+          "after it (spec Part 8), else 400; a bound between two parameters, which a schema cannot state.",
       ),
       required: true,
     },
@@ -180,22 +192,28 @@ function partnerParameters(): Json {
 }
 
 const P = (name: string) => ref("parameters", name);
+/** A free query value: `?name=` is refused like any value the schema does not allow (docs/contract-gaps.md). */
+const NON_EMPTY: JsonSchema = { type: "string", minLength: 1 };
 
 function parametersOf(name: EndpointName): unknown[] {
   const path = pathParameters(ENDPOINTS[name].path).map(pathParameter);
   const list = [P("page"), P("per_page")];
-  const referenceFilter = (n: string, description: string) =>
-    query(n, { type: "string" }, `${description} Not in the spec: the reference service's choice.`, reference);
+  const referenceFilter = (n: string, description: string, schema: JsonSchema = NON_EMPTY) =>
+    query(n, schema, `${description} Not in the spec: the reference service's choice.`, reference);
+  const selects = "A value no product has selects none: an empty list, not an error.";
   switch (name) {
     case "products":
       return [
         ...list,
         P("language"),
-        referenceFilter("type", "Only products of this product-type uuid (typeUuid)."),
-        referenceFilter("category", "Only products of this category (slug or uuid)."),
-        referenceFilter("country", "Only products in this country (ISO code)."),
-        referenceFilter("city", "Only products in this city (slug)."),
-        referenceFilter("sort", "title, updated_at or base_price; a leading - sorts descending."),
+        referenceFilter("type", `Only products of this product-type uuid (typeUuid). ${selects}`),
+        referenceFilter("category", `Only products of this category (slug or uuid). ${selects}`),
+        referenceFilter("country", `Only products in this country (ISO 3166 code, either case). ${selects}`),
+        referenceFilter("city", `Only products in this city (slug). ${selects}`),
+        referenceFilter("sort", "The order; a leading - sorts descending.", {
+          type: "string",
+          enum: [...PRODUCT_SORTS],
+        }),
       ];
     case "product":
       return [...path, P("productFields"), P("language")];
@@ -210,10 +228,15 @@ function parametersOf(name: EndpointName): unknown[] {
         ...list,
         query("date_start", wire.date().json, "Only bookings for dates from this day."),
         query("date_end", wire.date().json, "Only bookings for dates up to this day."),
-        ...["first_name", "last_name", "email", "phone"].map((n) =>
-          query(n, { type: "string" }, `Only bookings whose customer has this ${n.replace("_", " ")}.`),
+        ...["first_name", "last_name", "email"].map((n) =>
+          query(
+            n,
+            NON_EMPTY,
+            `Only bookings whose customer has this ${n.replace("_", " ")}, in any case, surrounding spaces ignored.`,
+          ),
         ),
-        query("partner_reference", { type: "string" }, "Only bookings with this partner reference (spec 2.8)."),
+        query("phone", NON_EMPTY, "Only bookings whose customer has this phone, surrounding spaces ignored."),
+        query("partner_reference", NON_EMPTY, "Only bookings with this partner reference (spec 2.8)."),
         query("status", { type: "string", enum: [...BOOKING_STATUSES] }, "Only bookings in this status."),
       ];
     default:
@@ -349,30 +372,50 @@ export function partnerApiDocument(): OpenApiDocument {
     {},
     { closed: true, description: "Spec 2.11 and 7.2." },
   );
+  const { textMaxLength, quantityMax, partnerReferenceMaxLength } = BOOKING_REQUEST_LIMITS;
+  // Text that must say something: not empty, not only spaces.
+  const text = (keywords: Json = {}) => s.string({ pattern: "\\S", maxLength: textMaxLength, ...keywords });
+  const quantity = (minimum: number, keywords: Json = {}) => s.integer({ minimum, maximum: quantityMax, ...keywords });
+  const orNull = "null is taken as leaving the key out.";
   const Customer = s.object(
-    Object.fromEntries(CUSTOMER_KEYS.map((k) => [k, s.string()])),
-    {},
-    { closed: true, description: "Spec 2.10: the contact data of the person booking." },
+    {
+      firstName: text(),
+      lastName: text(),
+      email: text({ pattern: "^[^@\\s]+@[^@\\s]+$", description: "An email address." }),
+    },
+    {
+      salutation: s.nullable(s.string({ maxLength: textMaxLength }), { description: orNull }),
+      phone: s.nullable(s.string({ maxLength: textMaxLength }), { description: orNull }),
+    },
+    {
+      description:
+        "Spec 2.10: the contact data of the person booking; the booking's detail echoes all five keys " +
+        "(docs/contract-gaps.md, Booking request). Other keys are ignored.",
+    },
   );
   const SelectedOption = s.object({ uuid: s.string(), value: s.string() }, {});
   const BookingRequest = s.object(
     {
       productTypeUuid: wire.uuid(),
       date: wire.date(),
-      adults: s.integer({ minimum: 1, description: "The quantity key (v1 called it pax)." }),
+      adults: quantity(1, { description: "The quantity key (v1 called it pax)." }),
       customer: Customer,
     },
     {
-      timeslot: wire.timeslot({ description: "Required for timeslotted product types." }),
-      children: s.integer({ minimum: 0 }),
-      seniors: s.integer({ minimum: 0 }),
-      options: s.array(SelectedOption, { description: "Booking options; a select option takes a value's uuid." }),
-      partnerReference: s.string({ maxLength: 100 }),
-      infants: s.integer({ minimum: 0, ...reference }),
+      timeslot: s.nullable(wire.timeslot(), { description: `Required for timeslotted product types; ${orNull}` }),
+      children: s.nullable(quantity(0), { description: orNull }),
+      seniors: s.nullable(quantity(0), { description: orNull }),
+      options: s.nullable(s.array(SelectedOption), {
+        description: `Booking options; a select option takes a value's uuid. ${orNull}`,
+      }),
+      partnerReference: s.nullable(s.string({ maxLength: partnerReferenceMaxLength }), { description: orNull }),
+      infants: s.nullable(quantity(0), { ...reference, description: orNull }),
     },
     {
       description:
-        "Spec 4.3 names adults, customer and options; the rest is this project's (docs/contract-gaps.md, Booking request).",
+        "Spec 4.3 names adults, customer and options; the rest is this project's (docs/contract-gaps.md, Booking " +
+        "request). A body that is well formed but cannot be booked (an unknown product type, a date not on sale, " +
+        "limits, seats) is 422 invalid_data, not 400.",
     },
   );
 
@@ -401,6 +444,28 @@ export function partnerApiDocument(): OpenApiDocument {
     exact: true,
     forbidden: PRODUCT_TYPE_DETAIL_FORBIDDEN_KEYS,
     description: "Spec 2.4; the adult limits are minPax and maxPax.",
+  });
+  // An answer to `fields` (spec 4.0): the same keys, of which only uuid and links are always there.
+  const asked = ["uuid", "links"];
+  const fieldsOf = (spec: string) => `An answer to \`fields\`: uuid, links and the keys asked for, of ${spec}.`;
+  const ProductDetailFields = keySet(PRODUCT_DETAIL_KEYS, common, {
+    exact: true,
+    required: asked,
+    forbidden: PRODUCT_DETAIL_FORBIDDEN_KEYS,
+    description: fieldsOf("ProductDetail"),
+  });
+  const ProductTypeDetailFields = keySet(PRODUCT_TYPE_DETAIL_KEYS, common, {
+    exact: true,
+    required: asked,
+    forbidden: PRODUCT_TYPE_DETAIL_FORBIDDEN_KEYS,
+    description: fieldsOf("ProductTypeDetail"),
+  });
+  /** The detail's data: the whole detail without `fields`, the keys asked for with it. */
+  const detailOrFields = (whole: JsonSchema, sparse: JsonSchema): JsonSchema => ({
+    anyOf: [whole, sparse],
+    description:
+      "Without `fields`, the whole detail (every key); with it, only uuid, links and the keys asked for. OpenAPI " +
+      "cannot tie a response to a parameter, so a validator accepts either.",
   });
   const priceTyped = {
     ...common,
@@ -477,6 +542,8 @@ export function partnerApiDocument(): OpenApiDocument {
     ProductDetail,
     ProductTypeSummary,
     ProductTypeDetail,
+    ProductDetailFields,
+    ProductTypeDetailFields,
     TimeslotAvailability: TimeslotAvailability.json,
     PriceListEntry,
     SingleDatePrice,
@@ -519,10 +586,10 @@ export function partnerApiDocument(): OpenApiDocument {
   });
   const successOf: Record<EndpointName, JsonSchema | "file"> = {
     products: list(ProductListItem),
-    product: detail(ProductDetail),
+    product: detail(detailOrFields(ProductDetail, ProductDetailFields)),
     productRestrictions: detail(Restrictions.json),
     productTypes: list(ProductTypeSummary),
-    productType: detail(ProductTypeDetail),
+    productType: detail(detailOrFields(ProductTypeDetail, ProductTypeDetailFields)),
     priceList: list(PriceListEntry),
     priceListDate: detail(SingleDatePrice),
     bookingCreate: detail(BookingDetail),
@@ -617,7 +684,10 @@ export function partnerApiDocument(): OpenApiDocument {
   // OPTIONS on every path (docs/contract-gaps.md, OPTIONS): the path describes itself.
   for (const item of Object.values(paths) as Json[]) {
     const first = Object.values(item)[0] as Json;
-    const pathParams = (first.parameters as Json[]).filter((p) => p.in === "path");
+    // Any segment: OPTIONS describes the path, not a resource, so it answers 200 whatever the segment holds.
+    const pathParams = (first.parameters as Json[])
+      .filter((p) => p.in === "path")
+      .map((p) => ({ ...p, description: `${String(p.description)} Any segment.`, schema: { type: "string" } }));
     item.options = {
       operationId: `describe_${String(first.operationId)}`,
       summary: "The path's methods, parameters and the resource's keys (docs/contract-gaps.md, OPTIONS).",
@@ -647,7 +717,11 @@ export function partnerApiDocument(): OpenApiDocument {
         "lib/contract (scripts/openapi.ts; do not edit by hand). Key sets are spec Part 2's: `required` and, where " +
         "the spec's set is exact, `additionalProperties: false`; `false` marks a key the spec forbids. Types are " +
         "given only where the spec or docs/contract-gaps.md fixes them. Parameters and fields marked " +
-        "`x-atd-level: reference` are the reference service's own choices. The reference service serves this " +
+        "`x-atd-level: reference` are the reference service's own choices. Every bound, enum and pattern of a " +
+        "parameter or body is enforced: a value outside it is 400 (a query parameter given empty, `?name=`, " +
+        "included), except what the descriptions name (a body that cannot be booked is 422). What a schema cannot " +
+        "say is in the descriptions: the price calendar's six months, `fields` choosing the keys of a detail. " +
+        "The reference service serves this " +
         `document at GET ${PARTNER_API_DOCUMENT_PATH} on the API listener, with the key like every path.`,
     },
     servers: [

@@ -5,7 +5,7 @@
  * a rule judged by `harness run conformance` and the same rule checked under load cannot disagree.
  * Each returns what is wrong, or undefined.
  */
-import { BOOKING_STATUSES, isRecord } from "../contract/index.ts";
+import { BOOKING_STATUSES, isRecord, utcMs } from "../contract/index.ts";
 import { CURRENCY_PATTERN, DECIMAL_PATTERN, TIMESTAMP_PATTERN, UUID_PATTERN } from "../contract/schema.ts";
 import type { ApiResponse } from "./client.ts";
 
@@ -304,7 +304,7 @@ const weekdayOfText = remembered((text) => {
   const y = Number(text.slice(0, 4));
   const m = Number(text.slice(5, 7)) - 1;
   const d = Number(text.slice(8, 10));
-  const date = new Date(Date.UTC(y, m, d));
+  const date = new Date(utcMs(y, m, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m || date.getUTCDate() !== d) return "";
   return WEEKDAY_NAMES[date.getUTCDay()] as string;
 });

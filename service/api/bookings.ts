@@ -1,5 +1,6 @@
 /** Bookings and vouchers (spec 4.3): validation, the state machine (service/bookings.ts), lists and files. */
 import { BOOKING_STATUSES, ERROR_CODES, type BookingStatus, type Customer } from "../../lib/contract/index.ts";
+import { BOOKING_REQUEST_LIMITS } from "../../lib/contract/reference-values.ts";
 import { bookingTotal, quantity, type Booking } from "../bookings.ts";
 import { parseDay } from "../dates.ts";
 import { CATEGORY_NAMES } from "../inventory.ts";
@@ -7,7 +8,7 @@ import { HttpError, badRequest, invalidData, link, notFound, parseJsonObject, ty
 import { formatDay, iso } from "../render.ts";
 import { findProductType } from "./catalogue.ts";
 import { param, type ApiContext } from "./context.ts";
-import { listEnvelope, optionalDay, parsePage } from "./params.ts";
+import { listEnvelope, optionalDay, parsePage, queryValue } from "./params.ts";
 import { dayOpen } from "./prices.ts";
 
 function bookingLinks(b: Booking) {
@@ -56,13 +57,19 @@ function int(body: Record<string, unknown>, name: string, min: number, required:
     if (required) throw badRequest(`${name} is required (an integer of at least ${min}).`);
     return 0;
   }
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > 10_000) {
-    throw badRequest(`${name} must be an integer from ${min} to 10000, got ${JSON.stringify(value)}.`);
+  const max = BOOKING_REQUEST_LIMITS.quantityMax;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw badRequest(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}.`);
   }
   return value;
 }
 
-function str(body: Record<string, unknown>, name: string, required: boolean, max = 200): string | undefined {
+function str(
+  body: Record<string, unknown>,
+  name: string,
+  required: boolean,
+  max: number = BOOKING_REQUEST_LIMITS.textMaxLength,
+): string | undefined {
   const value = body[name];
   if (value === undefined || value === null) {
     if (required) throw badRequest(`${name} is required (a string).`);
@@ -139,7 +146,9 @@ function create(ctx: ApiContext): Reply {
   const infants = int(body, "infants", 0, false);
   const customer = parseCustomer(body.customer);
   const options = parseOptions(body.options);
-  const referenceMax = state.defects.on("conformance-partner-reference-unbounded") ? 1000 : 100;
+  const referenceMax = state.defects.on("conformance-partner-reference-unbounded")
+    ? 1000
+    : BOOKING_REQUEST_LIMITS.partnerReferenceMaxLength;
   const partnerReference =
     str(body, "partnerReference", false, referenceMax) ?? str(body, "partner_reference", false, referenceMax);
   // 404/410/422: whether it can be booked.
@@ -238,14 +247,15 @@ export function listBookings(ctx: ApiContext): Reply {
   const page = parsePage(query);
   const start = optionalDay(query, "date_start");
   const end = optionalDay(query, "date_end");
-  const lower = (name: string) => (query.get(name) ?? "").trim().toLowerCase();
+  // Names and email match without case and surrounding spaces (the document says so); the rest exactly.
+  const lower = (name: string) => queryValue(query, name)?.trim().toLowerCase();
   const firstName = lower("first_name");
   const lastName = lower("last_name");
   const email = lower("email");
-  const phone = (query.get("phone") ?? "").trim();
-  const reference = query.get("partner_reference") ?? "";
-  const status = query.get("status") ?? "";
-  if (status !== "" && !(BOOKING_STATUSES as readonly string[]).includes(status)) {
+  const phone = queryValue(query, "phone")?.trim();
+  const reference = queryValue(query, "partner_reference");
+  const status = queryValue(query, "status");
+  if (status !== undefined && !(BOOKING_STATUSES as readonly string[]).includes(status)) {
     throw badRequest(`status must be one of ${BOOKING_STATUSES.join(", ")}.`);
   }
   const stored = ctx.state.bookings.store.byPartner.get(ctx.partner.apiKey) ?? [];
@@ -254,12 +264,12 @@ export function listBookings(ctx: ApiContext): Reply {
     (b) =>
       (start === undefined || b.day >= start) &&
       (end === undefined || b.day <= end) &&
-      (firstName === "" || b.customer.firstName.toLowerCase() === firstName) &&
-      (lastName === "" || b.customer.lastName.toLowerCase() === lastName) &&
-      (email === "" || b.customer.email.toLowerCase() === email) &&
-      (phone === "" || b.customer.phone === phone) &&
-      (reference === "" || b.partnerReference === reference) &&
-      (status === "" ||
+      (firstName === undefined || b.customer.firstName.toLowerCase() === firstName) &&
+      (lastName === undefined || b.customer.lastName.toLowerCase() === lastName) &&
+      (email === undefined || b.customer.email.toLowerCase() === email) &&
+      (phone === undefined || b.customer.phone === phone) &&
+      (reference === undefined || b.partnerReference === reference) &&
+      (status === undefined ||
         ctx.state.defects.on("conformance-bookings-status-filter-ignored") ||
         b.status === (status as BookingStatus)),
   );

@@ -1,14 +1,7 @@
 /** Products, product types, restrictions and config (spec 4.1, 4.2 without prices, 4.4). */
 import { PRODUCT_DETAIL_KEYS, PRODUCT_TYPE_DETAIL_KEYS, type Link } from "../../lib/contract/index.ts";
-import {
-  CATEGORIES,
-  CITIES,
-  CURRENCIES,
-  LANGUAGES,
-  type Language,
-  type Product,
-  type ProductType,
-} from "../catalogue.ts";
+import { LANGUAGES, PRODUCT_SORTS } from "../../lib/contract/reference-values.ts";
+import { CATEGORIES, CITIES, CURRENCIES, type Language, type Product, type ProductType } from "../catalogue.ts";
 import { HttpError, badRequest, link, notFound, type Reply } from "../http.ts";
 import { hash } from "../rng.ts";
 import {
@@ -21,9 +14,7 @@ import {
 } from "../render.ts";
 import type { ServiceState } from "../state.ts";
 import { param, type ApiContext } from "./context.ts";
-import { listEnvelope, parseFields, parseLanguage, parsePage } from "./params.ts";
-
-const SORTS = ["title", "-title", "updated_at", "-updated_at", "base_price", "-base_price"] as const;
+import { listEnvelope, parseFields, parseLanguage, parsePage, queryValue } from "./params.ts";
 
 function self(ctx: ApiContext): Link[] {
   const qs = ctx.query.toString();
@@ -115,43 +106,31 @@ export function listProducts(ctx: ApiContext): Reply {
   const asked = parseLanguage(query);
   const language = state.defects.on("conformance-products-language-ignored") ? "en" : asked;
   const page = parsePage(query, state.defects.on("conformance-page-zero-accepted"));
-  const sort = query.get("sort") ?? "";
-  if (sort !== "" && !(SORTS as readonly string[]).includes(sort)) {
-    throw badRequest(`sort must be one of ${SORTS.join(", ")}, got "${sort}".`);
+  const sort = queryValue(query, "sort");
+  if (sort !== undefined && !(PRODUCT_SORTS as readonly string[]).includes(sort)) {
+    throw badRequest(`sort must be one of ${PRODUCT_SORTS.join(", ")}, got "${sort}".`);
   }
-  const type = query.get("type") ?? query.get("type_uuid") ?? "";
-  const category = query.get("category") ?? "";
-  const country = (query.get("country") ?? "").toUpperCase();
-  const city = query.get("city") ?? "";
-  let typeIndex = -1;
-  if (type !== "") {
-    typeIndex = state.catalogue.kindUuids.indexOf(type);
-    if (typeIndex === -1) throw badRequest(`type "${type}" is not a product type uuid of the catalogue.`);
-  }
-  let categoryIndex = -1;
-  if (category !== "") {
-    categoryIndex = CATEGORIES.findIndex(
-      (c, i) => c.slug === category || state.catalogue.categoryUuids[i] === category,
-    );
-    if (categoryIndex === -1) throw badRequest(`category "${category}" is unknown; see GET /v2/config.`);
-  }
-  if (country !== "" && !CITIES.some((c) => c.country === country)) {
-    throw badRequest(`country "${country}" is unknown; see GET /v2/config.`);
-  }
-  if (city !== "" && !CITIES.some((c) => c.slug === city)) {
-    throw badRequest(`city "${city}" is unknown; see GET /v2/config.`);
-  }
-  let list = sort === "" ? state.catalogue.products : sorted(state, sort);
-  const filtered = typeIndex !== -1 || categoryIndex !== -1 || country !== "" || city !== "";
+  // Filters select; a value no product has selects none (an empty list), as the document says.
+  const type = queryValue(query, "type") ?? queryValue(query, "type_uuid");
+  const category = queryValue(query, "category");
+  const country = queryValue(query, "country")?.toUpperCase();
+  const city = queryValue(query, "city");
+  const typeIndex = type === undefined ? undefined : state.catalogue.kindUuids.indexOf(type);
+  const categoryIndex =
+    category === undefined
+      ? undefined
+      : CATEGORIES.findIndex((c, i) => c.slug === category || state.catalogue.categoryUuids[i] === category);
+  let list = sort === undefined ? state.catalogue.products : sorted(state, sort);
+  const filtered = type !== undefined || category !== undefined || country !== undefined || city !== undefined;
   const hidden = state.catalogue.unavailableProducts > 0;
   if (filtered || hidden) {
     list = list.filter(
       (p) =>
         p.available &&
-        (typeIndex === -1 || p.kind === typeIndex) &&
-        (categoryIndex === -1 || p.categories.includes(categoryIndex)) &&
-        (country === "" || p.city.country === country) &&
-        (city === "" || p.city.slug === city),
+        (typeIndex === undefined || p.kind === typeIndex) &&
+        (categoryIndex === undefined || p.categories.includes(categoryIndex)) &&
+        (country === undefined || p.city.country === country) &&
+        (city === undefined || p.city.slug === city),
     );
   }
   // conformance-product-list-has-description: each item with the detail's description, past the cache.

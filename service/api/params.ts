@@ -1,35 +1,46 @@
-/** Query parameter parsing shared by the API handlers: 400 invalid_params on anything malformed. */
+/**
+ * Query parameter parsing shared by the API handlers: 400 invalid_params on anything malformed, an empty value
+ * included (docs/contract-gaps.md, Query parameters): what docs/partner-api.openapi.yaml states of each parameter.
+ */
 import { PAGINATION, type Link, type Pagination } from "../../lib/contract/index.ts";
-import { LANGUAGES, type Language } from "../catalogue.ts";
+import { LANGUAGES } from "../../lib/contract/reference-values.ts";
+import type { Language } from "../catalogue.ts";
 import { parseDay } from "../dates.ts";
 import { badRequest, link } from "../http.ts";
 
-export function parseLanguage(query: URLSearchParams): Language {
-  const raw = query.get("language");
-  if (raw === null || raw === "") return "en";
-  const value = raw.toLowerCase();
-  if (!(LANGUAGES as readonly string[]).includes(value)) {
-    throw badRequest(`language "${raw}" is not supported; use one of ${LANGUAGES.join(", ")}.`);
-  }
-  return value as Language;
+/** A query parameter's value, undefined when absent; `?name=` is refused, not read as absent. */
+export function queryValue(query: URLSearchParams, name: string): string | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  if (raw === "") throw badRequest(`${name} is empty; give it a value or leave it out.`);
+  return raw;
 }
 
-/** `fields=a,b,c`: every name must be a key of the resource. */
+/** `language`: one of the catalogue's codes, exactly as GET /v2/config lists them. */
+export function parseLanguage(query: URLSearchParams): Language {
+  const raw = queryValue(query, "language");
+  if (raw === undefined) return "en";
+  if (!(LANGUAGES as readonly string[]).includes(raw)) {
+    throw badRequest(`language "${raw}" is not supported; use one of ${LANGUAGES.join(", ")}.`);
+  }
+  return raw as Language;
+}
+
+/** `fields=a,b,c`: every name must be a key of the resource; an empty name (`fields=a,,b`) is not one. */
 export function parseFields(query: URLSearchParams, keys: readonly string[]): string[] | undefined {
-  const raw = query.get("fields");
-  if (raw === null || raw.trim() === "") return undefined;
-  const fields = raw
-    .split(",")
-    .map((f) => f.trim())
-    .filter((f) => f !== "");
+  const raw = queryValue(query, "fields");
+  if (raw === undefined) return undefined;
+  const fields = raw.split(",");
   const unknown = fields.filter((f) => !keys.includes(f));
-  if (unknown.length > 0) throw badRequest(`fields names unknown keys: ${unknown.join(", ")}.`);
+  if (unknown.length > 0) {
+    throw badRequest(`fields names unknown keys: ${unknown.map((f) => JSON.stringify(f)).join(", ")}.`);
+  }
   return fields;
 }
 
 function positiveInt(query: URLSearchParams, name: string, fallback: number, max: number): number {
-  const raw = query.get(name);
-  if (raw === null || raw === "") return fallback;
+  const raw = queryValue(query, name);
+  if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw badRequest(`${name} must be a positive integer, got "${raw}".`);
   const value = Number(raw);
   if (value < 1 || value > max) throw badRequest(`${name} must be from 1 to ${max}, got ${raw}.`);
@@ -44,7 +55,7 @@ export interface Page {
 /** The page asked for; `zeroAsFirst` (conformance-page-zero-accepted) serves page=0 as page 1 instead of refusing it. */
 export function parsePage(query: URLSearchParams, zeroAsFirst = false): Page {
   return {
-    page: zeroAsFirst && query.get("page") === "0" ? 1 : positiveInt(query, "page", 1, 1_000_000),
+    page: zeroAsFirst && query.get("page") === "0" ? 1 : positiveInt(query, "page", 1, PAGINATION.maxPage),
     perPage: positiveInt(query, "per_page", PAGINATION.defaultPerPage, PAGINATION.maxPerPage),
   };
 }
@@ -94,8 +105,8 @@ export function requiredDay(query: URLSearchParams, name: string): number {
 }
 
 export function optionalDay(query: URLSearchParams, name: string): number | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === "") return undefined;
+  const raw = queryValue(query, name);
+  if (raw === undefined) return undefined;
   const day = parseDay(raw);
   if (day === undefined) throw badRequest(`${name} must be a date in the format YYYY-MM-DD, got "${raw}".`);
   return day;

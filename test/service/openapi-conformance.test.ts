@@ -29,6 +29,10 @@ import {
 const partnerDocument = parse(readFileSync(`${REPO_ROOT}docs/partner-api.openapi.yaml`, "utf8")) as unknown;
 const hooksDocument = parse(readFileSync(`${REPO_ROOT}docs/test-hooks.openapi.yaml`, "utf8")) as unknown;
 const partnerApi = new AnswerValidator(partnerDocument);
+/** A named schema of the partner document. */
+const schemaOf = (name: string) =>
+  (partnerDocument as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas[name] ??
+  {};
 const hooks = new AnswerValidator(hooksDocument);
 
 /** Checks answers against the partner document and remembers which endpoints had a conforming answer. */
@@ -182,12 +186,34 @@ describe("the reference service against the published OpenAPI documents", () => 
     const detail = await api(svc, `/v2/products/${product.body.data[0].uuid as string}`);
     const { highlights: _lost, ...data } = detail.body.data;
     const drifted = (body: unknown): Res => ({ ...detail, text: JSON.stringify(body) });
-    expect(partnerApi.problems(ENDPOINTS.product.path, "GET", drifted({ ...detail.body, data })).join()).toContain(
-      "highlights",
-    );
+    // Asked without `fields`, the answer is the whole detail, ProductDetail, where every key is required.
+    expect(partnerApi.schemaProblems(schemaOf("ProductDetail"), data, "data").join()).toContain("highlights");
+    expect(partnerApi.schemaProblems(schemaOf("ProductDetail"), detail.body.data, "data")).toEqual([]);
     expect(
       partnerApi.problems(ENDPOINTS.product.path, "GET", drifted({ ...detail.body, data: { ...data, url: "x" } })),
     ).not.toEqual([]);
+  });
+
+  it("should take an answer to fields as the document's ...Fields schema allows, keeping uuid and links", async () => {
+    await using svc = await start();
+    const check = partnerChecker();
+    const t = pickType(svc);
+    const asks = [
+      ["product", `/v2/products/${t.product.uuid}?fields=title,highlights`, "ProductDetail"],
+      ["productType", `/v2/product-types/${t.uuid}?fields=title`, "ProductTypeDetail"],
+    ] as const;
+    for (const [endpoint, path, whole] of asks) {
+      const sparse = await api(svc, path);
+      check.expect(endpoint, sparse, 200);
+      expect(Object.keys(sparse.body.data as object).sort(), path).toEqual(
+        [...path.replace(/.*fields=/, "").split(","), "links", "uuid"].sort(),
+      );
+      // Not the whole detail: OpenAPI cannot tie the answer to the parameter, so the document offers both.
+      expect(partnerApi.schemaProblems(schemaOf(whole), sparse.body.data, "data"), path).not.toEqual([]);
+      const { uuid: _lost, ...data } = sparse.body.data;
+      const withoutUuid = { ...sparse, text: JSON.stringify({ ...sparse.body, data }) };
+      expect(partnerApi.problems(ENDPOINTS[endpoint].path, "GET", withoutUuid).join(), path).toContain("uuid");
+    }
   });
 
   it("should answer every test hook as docs/test-hooks.openapi.yaml says", async () => {

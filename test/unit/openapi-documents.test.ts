@@ -152,6 +152,34 @@ describe("the published OpenAPI documents", () => {
     }
   });
 
+  it("should refuse an empty value of every query parameter, as the service does", () => {
+    const document = parse(committed(PARTNER_FILE)) as {
+      paths: Record<string, Record<string, { parameters?: Record<string, unknown>[] }>>;
+      components: { parameters: Record<string, Record<string, unknown>> };
+    };
+    const validator = new AnswerValidator(document);
+    const resolve = (p: Record<string, unknown>) =>
+      typeof p.$ref === "string" ? (document.components.parameters[p.$ref.split("/").pop() ?? ""] ?? {}) : p;
+    const accepting: string[] = [];
+    let queries = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const parameter of (operation.parameters ?? []).map(resolve)) {
+          if (parameter.in !== "query") continue;
+          queries++;
+          const schema = parameter.schema as Record<string, unknown>;
+          // `?name=` is "" for a value, [""] for a comma-separated list.
+          const empty = schema.type === "array" ? [""] : "";
+          if (validator.schemaProblems(schema, empty, "").length === 0) {
+            accepting.push(`${method} ${path} ${String(parameter.name)}`);
+          }
+        }
+      }
+    }
+    expect(queries).toBeGreaterThan(20);
+    expect(accepting).toEqual([]);
+  });
+
   it("should hold spec Part 2's exact key sets: every key required, no other key, forbidden keys refused", () => {
     const document = partnerApiDocument() as { components: { schemas: Record<string, Record<string, unknown>> } };
     const validator = new AnswerValidator(document);

@@ -14,6 +14,7 @@ import {
   addDays,
   diffKeys,
   isRecord,
+  utcMs,
 } from "../../contract/index.ts";
 import {
   entryAvailabilityProblem,
@@ -350,8 +351,8 @@ const dateRangeRequired: Judge = (ctx) => {
 /** The day `months` calendar months after a YYYY-MM-DD day, clamped to the end of a shorter month. */
 export function addMonths(day: string, months: number): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+  const last = new Date(utcMs(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(utcMs(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
 }
 
 const sixMonths: Judge = (ctx) => {
