@@ -258,6 +258,7 @@ describe("the reference service against the published OpenAPI documents", () => 
     await hook.call("faultsSet", "/__control/faults", { default: { latencyMs: 0, errorRate: 0 } });
     await hook.call("defects", "/__control/defects");
     await hook.call("defectsSet", "/__control/defects", {});
+    await hook.call("variations", "/__control/variations");
     await hook.call("metrics", "/metrics");
     await hook.call("openApi", TEST_HOOKS_DOCUMENT_PATH);
     await hook.call("reset", "/__control/reset", {});
