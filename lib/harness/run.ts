@@ -5,7 +5,7 @@
  * unexpected error in a phase, in an extension or in report writing is put in `errors` and exits 4 (EXIT.harness), and
  * an extension that crashes is a failed verdict of its own while the others are still judged.
  */
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { SettingsError, type K6_ENV } from "../contract/index.ts";
@@ -14,6 +14,7 @@ import { bundleScenarios } from "./bundle.ts";
 import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel } from "./coverage.ts";
 import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
+import { DirectoryError, makeDirectory } from "./make-directory.ts";
 import { HOOK_ABSENT_STATUSES } from "../contract/hook-failure.ts";
 import { describeHookFailure, harnessErrorOf, hookFailuresExitCode, parseHookFailures } from "./hook-failures.ts";
 import { HookStatusError } from "./hooks/hooks-client.ts";
@@ -378,7 +379,16 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
   };
   const runId = newRunId(request.scenarios);
   const runDir = path.join(request.outDir, runId);
-  await mkdir(runDir, { recursive: true });
+  // Never Node's recursive mkdir, which does not return on some paths (lib/harness/make-directory.ts).
+  try {
+    await makeDirectory(runDir);
+  } catch (error) {
+    if (!(error instanceof DirectoryError)) throw error;
+    throw new HarnessError(
+      `Failed to write to the output directory ${request.outDir}: ${error.reason}. Please give --out (HARNESS_OUT) a folder the harness can create and write to.`,
+      EXIT.usage,
+    );
+  }
 
   const scenarioVerdicts: ScenarioVerdict[] = [];
   const extensionVerdicts: ExtensionVerdict[] = [];
