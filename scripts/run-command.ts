@@ -14,6 +14,7 @@ import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts
 import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
 import { MAX_SEGMENTS } from "../lib/harness/segments/segment-keys.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
+import { handleStopSignals } from "../lib/harness/interrupt.ts";
 import type { RunRequest } from "../lib/harness/run.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
@@ -758,17 +759,12 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
     for (const line of dryRunLines(dryRunPlan(plan, flags, command))) console.log(line);
     return;
   }
-  const controller = new AbortController();
-  let interrupts = 0;
-  process.on("SIGINT", () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    process.stderr.write("\nStopping: k6 and the target are being stopped; reports are still written.\n");
-    controller.abort();
-  });
-  process.on("SIGTERM", () => {
-    controller.abort();
-  });
-  const outcome = await plan.modules.runHarness(runRequestOf(plan, flags, controller.signal));
-  process.exitCode = outcome.exitCode;
+  // From here on SIGINT and SIGTERM stop the run and still write its reports (lib/harness/interrupt.ts).
+  const stopSignals = handleStopSignals((text) => process.stderr.write(text));
+  try {
+    const outcome = await plan.modules.runHarness(runRequestOf(plan, flags, stopSignals.signal));
+    process.exitCode = outcome.exitCode;
+  } finally {
+    stopSignals.finished();
+  }
 }

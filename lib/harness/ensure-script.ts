@@ -5,6 +5,7 @@
  * there says nothing, so a normal run shows no extra line.
  */
 import { spawn } from "node:child_process";
+import { ownChild } from "./interrupt.ts";
 
 export interface EnsureScriptOptions {
   /** What is being fetched or built, for the elapsed-time lines (e.g. "k6"). */
@@ -34,7 +35,7 @@ export function runEnsureScript(script: string, options: EnsureScriptOptions): P
   const say = options.say ?? (() => undefined);
   const tickMs = options.tickMs ?? 15_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(script, [], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = ownChild(spawn(script, [], { stdio: ["ignore", "pipe", "pipe"] }));
     const startedAt = Date.now();
     let stdout = "";
     let stderr = "";

@@ -1,8 +1,8 @@
 /**
- * Every file and value of `harness run` read and validated once, in Node, before anything starts: a bad SLO, traffic,
- * churn, soak or chaos file, keys file, duration, rate window, service flag or flag of the container and compose
- * targets (readTargetSpec) is exit 2 with what to change, within a second, instead of a k6 error inside a scenario's
- * errors after the target and k6 have started. It reuses the pure validators the k6 side and the extensions apply, so
+ * Every file and value of `harness run` read and validated once, in Node, before anything starts: an output directory
+ * that cannot be made or written to, a bad SLO, traffic, churn, soak or chaos file, keys file, URL, duration, rate
+ * window, service flag or flag of the container and compose targets (readTargetSpec) is exit 2 with what to change,
+ * within a second, instead of a k6 error inside a scenario's errors after the target and k6 have started. It reuses the pure validators the k6 side and the extensions apply, so
  * both sides refuse the same values with the same words.
  */
 import { readFile } from "node:fs/promises";
