@@ -3,7 +3,7 @@
  * be made fails at its first bad part with why. Node's own mkdir(path, { recursive: true }) never returns on some
  * such paths (/proc/forbidden/x spins at full CPU in Node 20 and 24), so no path a user gives goes through it.
  */
-import { access, constants, mkdir, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Why a folder cannot be made or written to: the part of the path at fault and the reason in words. */
@@ -76,12 +76,21 @@ export async function makeWritableDirectory(dir: string): Promise<void> {
   await unlink(probe).catch(() => undefined);
 }
 
-/** Whether `dir` could be made and written to, without making anything (a dry run). */
+/**
+ * Whether `dir` could be made and written to, leaving nothing behind (a dry run): its first missing part is made and
+ * removed again, or, when it exists, a file is written in it and removed.
+ */
 export async function checkDirectoryWritable(dir: string): Promise<void> {
-  const { base } = await existingAncestor(dir);
-  try {
-    await access(base, constants.W_OK | constants.X_OK);
-  } catch (error) {
-    throw reasonOf(base, error);
+  const { missing } = await existingAncestor(dir);
+  const first = missing[0];
+  if (first === undefined) {
+    await makeWritableDirectory(dir);
+    return;
   }
+  try {
+    await mkdir(first);
+  } catch (error) {
+    throw reasonOf(first, error);
+  }
+  await rmdir(first).catch(() => undefined);
 }

@@ -48,10 +48,15 @@ describe("makeDirectory", () => {
     expect(Date.now() - startedAt).toBeLessThan(1000);
   });
 
-  it("should check a folder could be made without making it (a dry run)", async () => {
-    const dir = path.join(mkdtempSync(path.join(tmpdir(), "atd-mkdir-")), "not", "yet");
-    await checkDirectoryWritable(dir);
-    expect(existsSync(dir)).toBe(false);
+  it("should check a folder could be made and written to, leaving nothing behind (a dry run)", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "atd-mkdir-"));
+    await checkDirectoryWritable(path.join(base, "not", "yet"));
+    await checkDirectoryWritable(base);
+    expect(readdirSync(base)).toEqual([]);
+    expect(existsSync(path.join(base, "not"))).toBe(false);
     expect((await refusal(checkDirectoryWritable("/dev/null/x"))).reason).toMatch(/below a file/);
+    expect((await refusal(checkDirectoryWritable("/proc/forbidden/x"))).reason).toBe(
+      "/proc/forbidden cannot be made there (ENOENT)",
+    );
   });
 });
