@@ -157,7 +157,7 @@ export function handleStopSignals(write: (line: string) => void): StopSignals {
   const handler = (signal: StopSignal) => {
     if (over) endNow(signal, "");
     if (first !== undefined) {
-      endNow(first, `\n${signal} again: ending now; k6 and the target's processes were killed.\n`);
+      endNow(first, `\n${signal} again: ending now (k6 and the service killed, the run's containers removed).\n`);
       return;
     }
     first = signal;
