@@ -209,4 +209,32 @@ describe("harness run settings, checked before anything starts", () => {
       );
     }
   });
+
+  it.concurrent("should exit 2 on rates, sizes and waits out of range, saying the range", async () => {
+    expectRefusedBeforeStart(
+      await refused(["smoke", "--target", "container", "--memory", "2048g"]),
+      /^Failed to read --memory "2048g": it is not a memory size from 6m to 1024g\./m,
+    );
+    expectRefusedBeforeStart(
+      await refused(["smoke", "--target", "container", "--startup-timeout", "2h"]),
+      /^Failed to read --startup-timeout "2h": it is not a duration above 0 and at most 1h\./m,
+    );
+    expectRefusedBeforeStart(
+      await refused(["rate-limit", "--rate-window", "100000"]),
+      /^Failed to read --rate-window "100000": it is not a number of seconds above 0 and at most 86400/m,
+    );
+    // Flags read by the command line's own parsers: its message, with the range, and nothing started.
+    for (const [args, range] of [
+      [["alternatives", "--churn-rate", "5000"], /must be a number from 0 to 1000/],
+      [["capacity", "--capacity-rates", "1000,200000"], /a rate is above 100000 requests\/s/],
+      [["smoke", "--segments", "65"], /must be a whole number from 1 to 64/],
+      [["smoke", "--seed", "99999999999"], /must be a whole number from 0 to 4294967295/],
+    ] as const) {
+      const result = await refused(args);
+      expect(result.exitCode, result.output).toBe(2);
+      expect(result.output).toMatch(range);
+      expect(result.output).not.toMatch(/^\s+at /m);
+      expect(result.runDir).toBeUndefined();
+    }
+  });
 });
