@@ -105,3 +105,36 @@ export function integer(value: string): number {
   }
   return n;
 }
+
+/** A whole number from `min` to `max`. */
+export function integerFrom(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(n >= min && n <= max)) {
+      throw new InvalidArgumentError(`must be a whole number from ${String(min)} to ${String(max)}.`);
+    }
+    return n;
+  };
+}
+
+/** A number above 0 and at most `max`: a bound keeps a typo from starting a run that cannot end well. */
+export function positiveUpTo(max: number, example: string): (value: string) => number {
+  return (value) => {
+    const n = /^\d*\.?\d+$/.test(value) ? Number(value) : NaN;
+    if (!(n > 0 && n <= max)) {
+      throw new InvalidArgumentError(`must be a number above 0 and at most ${String(max)}, e.g. ${example}.`);
+    }
+    return n;
+  };
+}
+
+/** A number from 0 to `max`. */
+export function nonNegativeUpTo(max: number, example: string): (value: string) => number {
+  return (value) => {
+    const n = /^\d*\.?\d+$/.test(value) ? Number(value) : NaN;
+    if (!(n >= 0 && n <= max)) {
+      throw new InvalidArgumentError(`must be a number from 0 to ${String(max)}, e.g. ${example}.`);
+    }
+    return n;
+  };
+}

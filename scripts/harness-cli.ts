@@ -3,7 +3,8 @@
  * `harness --version`, and the report, comparison, k8s and hooks commands. Flags have environment
  * mirrors (HARNESS_*). Exit codes (lib/harness/exit-codes.ts): 0 pass, 1 a check or threshold failed (or a requested
  * scenario or extension was skipped without --allow-skips), 2 bad usage or settings (checked before anything starts),
- * 3 target not started or reached, 4 the harness itself failed (reports still written, the error in `errors`).
+ * 3 target not started or reached, 4 the harness itself failed (reports still written, the error in `errors`), 130 and
+ * 143 a run ended by SIGINT or SIGTERM (lib/harness/interrupt.ts).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";

@@ -10,21 +10,21 @@ import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
 import { PROFILES, profileNamed } from "../lib/contract/profiles.ts";
 import { scenarioSeconds } from "../lib/contract/durations.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
-import { readRunSettings } from "../lib/harness/run-settings.ts";
+import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts";
+import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
+import { MAX_SEGMENTS } from "../lib/harness/segments/segment-keys.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
-import { extensionsFor, webhooksOn } from "../lib/harness/extensions.ts";
-import { prepareChaos } from "../lib/harness/chaos/prepare-chaos.ts";
+import { handleStopSignals } from "../lib/harness/interrupt.ts";
+import type { RunRequest } from "../lib/harness/run.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
-import { runHarness } from "../lib/harness/run.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import {
   baselinesDirOption,
   capacityRates,
   cpus,
-  httpUrl,
-  integer,
-  nonNegativeNumber,
-  positiveNumber,
+  integerFrom,
+  nonNegativeUpTo,
+  positiveUpTo,
   pushGroupOption,
   refusals,
   share,
@@ -32,7 +32,6 @@ import {
 } from "./cli-options.ts";
 import { applyRunFile, type AppliedRunFile } from "./run-file-options.ts";
 import type { CoverageLevel } from "../lib/harness/coverage.ts";
-import { churnOn } from "../lib/harness/extensions.ts";
 import { keyFingerprint as fingerprint } from "../lib/harness/key-fingerprint.ts";
 import { dryRunLines, type DryRunPlan } from "../lib/harness/plan/dry-run.ts";
 import { checkBudget, checkRails, k6RpsCaps } from "../lib/harness/plan/rails.ts";
@@ -41,8 +40,24 @@ import { estimateRequests } from "../lib/harness/plan/request-estimate.ts";
 import { partitionKeys, traitsOf } from "../lib/harness/scenario-traits.ts";
 import { SEEDED_PARTNER_COUNT } from "../service/partners.ts";
 
+/** --seed: the reference service's seed range (service/options.ts). */
+const MAX_SEED = 2 ** 32 - 1;
+/** --time-scale: the reference service's own bound (service/options.ts). */
+const MAX_TIME_SCALE = 1_000_000;
+/** The longest the harness waits for something it was told to wait for (--webhook-registration-wait). */
+const MAX_WAIT_SECONDS = 3600;
+
 /** The comparison code, loaded only when a run compares (as the hooks check is). */
 const comparing = () => import("../lib/harness/compare/compare-command.ts");
+/**
+ * What only a run that starts needs (the run, its extensions, chaos), loaded once the settings are read: a refused
+ * setting is then said in about a second, without loading the targets, testcontainers and every extension.
+ */
+const running = async () => ({
+  ...(await import("../lib/harness/extensions.ts")),
+  ...(await import("../lib/harness/chaos/prepare-chaos.ts")),
+  ...(await import("../lib/harness/run.ts")),
+});
 
 export interface RunFlags {
   target: "embedded" | "container" | "compose" | "url";
@@ -242,7 +257,9 @@ export function runCommand(): Command {
     .addOption(new Option("--slo <file>", "JSON file overriding the SLO table").env("HARNESS_SLO"))
     .addOption(new Option("--out <dir>", "where run directories go").default(REPORTS_DIR).env("HARNESS_OUT"))
     .addOption(
-      new Option("--seed <n>", "catalogue seed of the embedded service").argParser(integer).env("HARNESS_SEED"),
+      new Option("--seed <n>", "catalogue seed of the embedded service")
+        .argParser(integerFrom(0, MAX_SEED))
+        .env("HARNESS_SEED"),
     )
     .addOption(
       new Option("--service-args <args>", 'extra flags for the embedded service, e.g. "--rate-limit 50"').env(
@@ -297,7 +314,7 @@ export function runCommand(): Command {
         "--webhook-registration-wait <seconds>",
         "without test hooks: how long the first event proving the sink's registration may take (default 60)",
       )
-        .argParser(positiveNumber)
+        .argParser(positiveUpTo(MAX_WAIT_SECONDS, "60"))
         .env("HARNESS_WEBHOOK_REGISTRATION_WAIT"),
     )
     .addOption(
@@ -311,12 +328,12 @@ export function runCommand(): Command {
         "--reservation-hold <seconds>",
         "without test hooks: how long the target's reservations hold their seats (unset: their whole life)",
       )
-        .argParser(positiveNumber)
+        .argParser(positiveUpTo(MAX_RUN_SECONDS, "900"))
         .env("HARNESS_RESERVATION_HOLD"),
     )
     .addOption(
       new Option("--time-scale <n>", "without test hooks: how much faster than real time the target's clock runs")
-        .argParser(positiveNumber)
+        .argParser(positiveUpTo(MAX_TIME_SCALE, "60"))
         .env("HARNESS_TIME_SCALE"),
     )
     .addOption(
@@ -333,25 +350,21 @@ export function runCommand(): Command {
     )
     .addOption(
       new Option("--churn-rate <per-second>", "churn changes per second (overrides the config file)")
-        .argParser(nonNegativeNumber)
+        .argParser(nonNegativeUpTo(MAX_CHURN_RATE, "2"))
         .env("HARNESS_CHURN_RATE"),
     )
     .addOption(
       new Option(
         "--pushgateway <url>",
         "push the run's metrics (metrics.prom) to this Pushgateway; each run replaces the last of the same scenarios and target",
-      )
-        .argParser(httpUrl)
-        .env("HARNESS_PUSHGATEWAY"),
+      ).env("HARNESS_PUSHGATEWAY"),
     )
     .addOption(pushGroupOption())
     .addOption(
       new Option(
         "--prometheus-rw <url>",
         "stream k6's samples to this Prometheus remote-write URL (tag testid=<run id>)",
-      )
-        .argParser(httpUrl)
-        .env("HARNESS_PROMETHEUS_RW"),
+      ).env("HARNESS_PROMETHEUS_RW"),
     )
     .addOption(
       new Option("--rate-window <seconds>", "the rate-limit window, when known (else measured)").env(
@@ -397,7 +410,7 @@ export function runCommand(): Command {
     )
     .addOption(
       new Option("--segments <n>", "split each scenario over n k6 processes (execution segments, keys partitioned)")
-        .argParser(integer)
+        .argParser(integerFrom(1, MAX_SEGMENTS))
         .default(1)
         .env("HARNESS_SEGMENTS"),
     )
@@ -492,7 +505,14 @@ function settingsText(command: Command, sources: Readonly<Record<string, string>
     });
 }
 
-async function runAction(named: string[], flags: RunFlags, command: Command): Promise<void> {
+/** Everything a run is made of, read and checked before anything starts. */
+type RunPlan = Awaited<ReturnType<typeof planRun>>;
+
+/**
+ * The run file applied, every setting read and checked, the baseline found, the environment's rails and the plan's
+ * load checked: a bad one is exit 2 here, before anything starts.
+ */
+async function planRun(named: string[], flags: RunFlags, command: Command) {
   // The run file's values fill what neither a flag nor a HARNESS_* variable set (commander keeps each value's source).
   const known = new Set((await listScenarios()).map((s) => s.name));
   const runFile: AppliedRunFile = await applyRunFile(command, flags, named, [...known]);
@@ -508,8 +528,94 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
       `Failed to start the run: unknown scenario ${unknown.join(", ")}. Please use one of: ${[...known].join(", ")}.`,
     );
   }
-  // Every file and value is read and checked here, before the target or k6 starts (exit 2 within a second).
-  const settings = await readRunSettings({
+  const settings = await readSettings(flags, scenarios, runFile);
+  // The baseline is found and known to be comparable before anything starts (exit 2 otherwise).
+  const baseline =
+    flags.baseline === undefined
+      ? undefined
+      : await (
+          await comparing()
+        ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
+          scenarios,
+          profile: flags.profile,
+          ids: settings.ids,
+          targetKind: flags.target,
+        });
+  if (baseline === undefined && flags.tolerances !== undefined) {
+    refuse(
+      "Failed to start the run: --tolerances applies to a comparison, and no --baseline was given. Please add --baseline <run dir or name>, or drop --tolerances.",
+    );
+  }
+  const modules = await running();
+  const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
+  const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
+  // The environment's rails and the plan's load against its ceiling, before anything starts (exit 2).
+  if (flags.allowProductionBookings !== undefined && flags.allowProductionBookings !== runFile.environment.name) {
+    refuse(
+      `Failed to plan the run: --allow-production-bookings names ${flags.allowProductionBookings}, and the run's environment is ${runFile.environment.name}. Please name the environment the run goes to (--env), or drop the flag.`,
+    );
+  }
+  const rails = checkRails({
+    rails: runFile.environment,
+    scenarios,
+    allowProductionBookings: flags.allowProductionBookings,
+    churn: modules.churnOn(scenarios, churn),
+    chaos: settings.chaos !== undefined,
+    target: flags.target,
+  });
+  const level = expectedLevel(flags);
+  const plannedKeys = plannedKeyCount(
+    flags,
+    settings.apiKeys,
+    level.level,
+    scenarios,
+    modules.churnOn(scenarios, churn),
+  );
+  const estimate = estimateRequests({
+    scenarios,
+    profile: flags.profile,
+    ...(flags.duration === undefined ? {} : { duration: flags.duration }),
+    keys: plannedKeys,
+    model: settings.traffic,
+    ...(referenceTarget(flags)
+      ? { catalogue: referenceCatalogueFacts(referenceServiceOf(settings.serviceArgs, flags.seed)) }
+      : {}),
+    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
+  });
+  checkBudget(rails, estimate.keyPools);
+  const chaos = await modules.prepareChaos(settings.chaos, {
+    sinkEnabled: modules.webhooksOn(scenarios, webhooks, flags.segments),
+    listen: flags.webhookListen,
+    publicUrl: flags.webhookUrl,
+  });
+  return {
+    runFile,
+    scenarios,
+    settings,
+    baseline,
+    modules,
+    webhooks,
+    churn,
+    rails,
+    level,
+    plannedKeys,
+    estimate,
+    chaos,
+  };
+}
+
+/** Every file and value read and checked, before the target or k6 starts (exit 2 within a second). */
+function readSettings(flags: RunFlags, scenarios: readonly string[], runFile: AppliedRunFile) {
+  return readRunSettings({
+    outDir: flags.out,
+    outDirCheckOnly: flags.dryRun === true,
+    urls: {
+      "--base-url": flags.baseUrl,
+      "--control-url": flags.controlUrl,
+      "--webhook-url": flags.webhookUrl,
+      "--pushgateway": flags.pushgateway,
+      "--prometheus-rw": flags.prometheusRw,
+    },
     scenarios,
     target: flags.target,
     profile: flags.profile,
@@ -546,60 +652,45 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
       controlService: flags.controlService,
     },
   });
-  // The baseline is found and known to be comparable before anything starts (exit 2 otherwise).
-  const baseline =
-    flags.baseline === undefined
-      ? undefined
-      : await (
-          await comparing()
-        ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
-          scenarios,
-          profile: flags.profile,
-          ids: settings.ids,
-          targetKind: flags.target,
-        });
-  if (baseline === undefined && flags.tolerances !== undefined) {
-    refuse(
-      "Failed to start the run: --tolerances applies to a comparison, and no --baseline was given. Please add --baseline <run dir or name>, or drop --tolerances.",
-    );
-  }
-  const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
-  const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
-  // The environment's rails and the plan's load against its ceiling, before anything starts (exit 2).
-  if (flags.allowProductionBookings !== undefined && flags.allowProductionBookings !== runFile.environment.name) {
-    refuse(
-      `Failed to plan the run: --allow-production-bookings names ${flags.allowProductionBookings}, and the run's environment is ${runFile.environment.name}. Please name the environment the run goes to (--env), or drop the flag.`,
-    );
-  }
-  const rails = checkRails({
-    rails: runFile.environment,
-    scenarios,
-    allowProductionBookings: flags.allowProductionBookings,
-    churn: churnOn(scenarios, churn),
-    chaos: settings.chaos !== undefined,
-    target: flags.target,
-  });
-  const level = expectedLevel(flags);
-  const plannedKeys = plannedKeyCount(flags, settings.apiKeys, level.level, scenarios, churnOn(scenarios, churn));
-  const estimate = estimateRequests({
+}
+
+/** --dry-run: the plan, and nothing started or sent. */
+function dryRunPlan(plan: RunPlan, flags: RunFlags, command: Command): DryRunPlan {
+  const { modules, scenarios, runFile, level } = plan;
+  const extensions = [
+    ...(modules.churnOn(scenarios, plan.churn)
+      ? [level.level === "public-api" ? ("churn (black-box)" as const) : ("churn" as const)]
+      : []),
+    ...(modules.webhooksOn(scenarios, plan.webhooks, flags.segments) ? (["webhooks"] as const) : []),
+    ...(plan.settings.chaos ? (["chaos"] as const) : []),
+  ];
+  return {
+    runFile: runFile.file,
+    rails: plan.rails,
+    target: targetText(flags),
+    level: level.level,
+    ...(level.upTo === undefined ? {} : { levelUpTo: level.upTo }),
     scenarios,
     profile: flags.profile,
-    ...(flags.duration === undefined ? {} : { duration: flags.duration }),
-    keys: plannedKeys,
-    model: settings.traffic,
-    ...(referenceTarget(flags)
-      ? { catalogue: referenceCatalogueFacts(referenceServiceOf(settings.serviceArgs, flags.seed)) }
-      : {}),
-    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
-  });
-  checkBudget(rails, estimate.keyPools);
-  const chaos = await prepareChaos(settings.chaos, {
-    sinkEnabled: webhooksOn(scenarios, webhooks, flags.segments),
-    listen: flags.webhookListen,
-    publicUrl: flags.webhookUrl,
-  });
-  const controller = new AbortController();
-  const request = {
+    duration: flags.duration,
+    extensions,
+    settings: settingsText(command, runFile.sources),
+    estimate: plan.estimate,
+    k6Rps: k6RpsCaps(
+      runFile.environment,
+      partitionKeys(
+        scenarios,
+        Array.from({ length: plan.plannedKeys }, (_, i) => String(i)),
+      ),
+      flags.segments,
+    ),
+  };
+}
+
+/** What runHarness gets: the plan's values and the extensions the run has. */
+function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunRequest {
+  const { settings, scenarios, chaos, baseline, runFile } = plan;
+  return {
     scenarios,
     target: flags.target,
     container: settings.container,
@@ -622,11 +713,11 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
     prometheusRw: flags.prometheusRw,
     segments: flags.segments,
     ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
-    extensions: extensionsFor({
+    extensions: plan.modules.extensionsFor({
       scenarios,
       segments: flags.segments,
       webhooks: {
-        enabled: webhooks,
+        enabled: plan.webhooks,
         listen: chaos.webhookListen,
         publicUrl: chaos.webhookUrl,
         misbehaveShare: flags.webhookMisbehave,
@@ -635,7 +726,7 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
         registrationWaitSeconds: flags.webhookRegistrationWait,
       },
       slo: settings.slo,
-      churn: { enabled: churn, config: settings.churn },
+      churn: { enabled: plan.churn, config: settings.churn },
       chaos: chaos.chaos,
       soak: { rules: settings.soakRules, plannedSeconds: plannedSeconds("soak", flags.duration) },
       capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
@@ -655,53 +746,25 @@ async function runAction(named: string[], flags: RunFlags, command: Command): Pr
     ...(baseline === undefined ? {} : { baseline }),
     ...(runFile.file === undefined ? {} : { environment: runFile.environment }),
     progress: process.stdout.isTTY && !process.env.CI,
-    signal: controller.signal,
+    signal,
     say: (line: string) => {
       console.log(line);
     },
   };
+}
+
+async function runAction(named: string[], flags: RunFlags, command: Command): Promise<void> {
+  const plan = await planRun(named, flags, command);
   if (flags.dryRun) {
-    const extensions = [
-      ...(churnOn(scenarios, churn)
-        ? [level.level === "public-api" ? ("churn (black-box)" as const) : ("churn" as const)]
-        : []),
-      ...(webhooksOn(scenarios, webhooks, flags.segments) ? (["webhooks"] as const) : []),
-      ...(settings.chaos ? (["chaos"] as const) : []),
-    ];
-    const plan: DryRunPlan = {
-      runFile: runFile.file,
-      rails,
-      target: targetText(flags),
-      level: level.level,
-      ...(level.upTo === undefined ? {} : { levelUpTo: level.upTo }),
-      scenarios,
-      profile: flags.profile,
-      duration: flags.duration,
-      extensions,
-      settings: settingsText(command, runFile.sources),
-      estimate,
-      k6Rps: k6RpsCaps(
-        runFile.environment,
-        partitionKeys(
-          scenarios,
-          Array.from({ length: plannedKeys }, (_, i) => String(i)),
-        ),
-        flags.segments,
-      ),
-    };
-    for (const line of dryRunLines(plan)) console.log(line);
+    for (const line of dryRunLines(dryRunPlan(plan, flags, command))) console.log(line);
     return;
   }
-  let interrupts = 0;
-  process.on("SIGINT", () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    process.stderr.write("\nStopping: k6 and the target are being stopped; reports are still written.\n");
-    controller.abort();
-  });
-  process.on("SIGTERM", () => {
-    controller.abort();
-  });
-  const outcome = await runHarness(request);
-  process.exitCode = outcome.exitCode;
+  // From here on SIGINT and SIGTERM stop the run and still write its reports (lib/harness/interrupt.ts).
+  const stopSignals = handleStopSignals((text) => process.stderr.write(text));
+  try {
+    const outcome = await plan.modules.runHarness(runRequestOf(plan, flags, stopSignals.signal));
+    process.exitCode = outcome.exitCode;
+  } finally {
+    stopSignals.finished();
+  }
 }

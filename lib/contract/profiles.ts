@@ -166,6 +166,8 @@ export const CAPACITY_MAX_VUS = 400;
 
 /** Bounds of a capacity plan: enough steps to see a curve, few enough that one run stays under an hour at 20 s holds. */
 const MAX_CAPACITY_STEPS = 40;
+/** The highest step rate, requests/s: far above what one k6 process with CAPACITY_MAX_VUS offers, so only a typo. */
+export const MAX_CAPACITY_RATE = 100_000;
 
 export class CapacityRatesError extends SettingsError {
   override name = "CapacityRatesError";
@@ -212,6 +214,7 @@ export function parseCapacityRates(text: string): number[] {
   // Rates are whole requests per second: 0.4 would be a step that sends nothing.
   if (rates.some((r) => r < 1)) fail("a rate rounds to 0 requests/s");
   if (rates.some((r, i) => i > 0 && r <= (rates[i - 1] ?? 0))) fail("the rates must increase step by step");
+  if (rates.some((r) => r > MAX_CAPACITY_RATE)) fail(`a rate is above ${String(MAX_CAPACITY_RATE)} requests/s`);
   return rates;
 }
 

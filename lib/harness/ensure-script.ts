@@ -5,6 +5,7 @@
  * there says nothing, so a normal run shows no extra line.
  */
 import { spawn } from "node:child_process";
+import { ownChild } from "./interrupt.ts";
 
 export interface EnsureScriptOptions {
   /** What is being fetched or built, for the elapsed-time lines (e.g. "k6"). */
@@ -34,7 +35,8 @@ export function runEnsureScript(script: string, options: EnsureScriptOptions): P
   const say = options.say ?? (() => undefined);
   const tickMs = options.tickMs ?? 15_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(script, [], { stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group, so that a timeout or the harness's end stops the build it runs (go build) too.
+    const child = ownChild(spawn(script, [], { stdio: ["ignore", "pipe", "pipe"], detached: true }), true);
     const startedAt = Date.now();
     let stdout = "";
     let stderr = "";
@@ -64,8 +66,12 @@ export function runEnsureScript(script: string, options: EnsureScriptOptions): P
       for (const l of lines) line(l);
     });
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      // A killed script's own children (go build) may still hold its pipes open: stop reading them so it ends now.
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      // Anything of the group that still holds the pipes open must not keep the run waiting: stop reading them.
       child.stdout.destroy();
       child.stderr.destroy();
     }, options.timeoutMs);

@@ -15,6 +15,13 @@ export const EXIT = {
    * the run's verdict is incomplete, so it wins over 1. summary.json and junit.xml still carry the error.
    */
   harness: 4,
+  /**
+   * SIGINT (Ctrl-C) ended the run (128 + 2, as a shell reports it): k6 and the target were stopped and the reports
+   * written with the run marked interrupted. Wins over every other code, which `errors` still explains.
+   */
+  interrupted: 130,
+  /** SIGTERM ended the run (128 + 15), as for `interrupted`. */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,11 +1,13 @@
 /**
  * Runs one bundled scenario in k6 as a child process: passes the run's settings as ATD_* environment variables,
  * sends k6's JSON log to a file (the verdict reads check failures from it), and bounds the run in time. Stopping is
- * graceful first (SIGINT: k6 still writes its summary), forced after a grace period.
+ * graceful first (SIGINT: k6 still writes its summary), forced after a grace period: a short one when the harness
+ * itself was interrupted, which must be gone within seconds (lib/harness/interrupt.ts).
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { K6_ENV } from "../contract/index.ts";
+import { Interrupted, ownChild } from "./interrupt.ts";
 
 export interface K6RunRequest {
   k6: string;
@@ -38,6 +40,8 @@ export interface K6RunResult {
 }
 
 const KILL_GRACE_MS = 30_000;
+/** After Ctrl-C or SIGTERM: time for k6's teardown and summary before it is killed. */
+const INTERRUPT_GRACE_MS = 4_000;
 
 export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -117,10 +121,16 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     });
   }
   args.push(request.script);
-  const child = spawn(request.k6, args, {
-    env,
-    stdio: ["ignore", request.progress === "inherit" ? "inherit" : "pipe", "pipe"],
-  });
+  // Interrupted before k6 started: it is not started at all.
+  if (request.signal.aborted) {
+    return Promise.resolve({ exitCode: null, signal: null, timedOut: false, interrupted: true });
+  }
+  const child = ownChild(
+    spawn(request.k6, args, {
+      env,
+      stdio: ["ignore", request.progress === "inherit" ? "inherit" : "pipe", "pipe"],
+    }),
+  );
   if (request.progress !== "inherit") child.stdout?.pipe(createWriteStream(request.progress.file));
   // k6 writes to stderr only what it could not log to the file (e.g. a script error before logging starts).
   const stderr: string[] = [];
@@ -132,7 +142,8 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   const interrupt = () => {
     if (child.exitCode !== null || killTimer) return;
     child.kill("SIGINT");
-    killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    const grace = request.signal.reason instanceof Interrupted ? INTERRUPT_GRACE_MS : KILL_GRACE_MS;
+    killTimer = setTimeout(() => child.kill("SIGKILL"), grace);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -143,7 +154,6 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     interrupt();
   };
   request.signal.addEventListener("abort", onAbort, { once: true });
-  if (request.signal.aborted) onAbort();
 
   return new Promise((resolve, reject) => {
     child.once("error", reject);

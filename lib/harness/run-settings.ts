@@ -1,13 +1,12 @@
 /**
- * Every file and value of `harness run` read and validated once, in Node, before anything starts: a bad SLO, traffic,
- * churn, soak or chaos file, keys file, duration, rate window, service flag or flag of the container and compose
- * targets (readTargetSpec) is exit 2 with what to change, within a second, instead of a k6 error inside a scenario's
- * errors after the target and k6 have started. It reuses the pure validators the k6 side and the extensions apply, so
+ * Every file and value of `harness run` read and validated once, in Node, before anything starts: an output directory
+ * that cannot be made or written to, a bad SLO, traffic, churn, soak or chaos file, keys file, URL, duration, rate
+ * window, service flag or flag of the container and compose targets (readTargetSpec) is exit 2 with what to change,
+ * within a second, instead of a k6 error inside a scenario's errors after the target and k6 have started. It reuses the pure validators the k6 side and the extensions apply, so
  * both sides refuse the same values with the same words.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
 import { capacityScenario, profileNamed } from "../contract/profiles.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../contract/slo.ts";
@@ -16,11 +15,13 @@ import { OptionsError, parseServiceArgs } from "../../service/options.ts";
 import { readChaosFile, type ChaosPlan } from "./chaos/chaos-file.ts";
 import { CHURN_CONFIG_ADVICE, ChurnConfigError, parseChurnConfig, type ChurnConfig } from "./churn/config.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
+import { checkDirectoryWritable, DirectoryError, makeWritableDirectory } from "./make-directory.ts";
+import { FileTextError, parseJsonText, parseYamlText } from "./parse-file-text.ts";
 import { isTrackedByGit } from "./run-file/git-tracked.ts";
 import { settingsTextId } from "./compare/run-digest.ts";
 import { traitsOf } from "./scenario-traits.ts";
 import { readSoakRules, type SoakRules } from "./soak/soak-rules.ts";
-import { parseListen } from "./webhooks/extension.ts";
+import { parseListen } from "./webhooks/listen-address.ts";
 import type { ReadyWhen } from "./containers/api-container.ts";
 import type { ComposeSpec, ContainerSpec } from "./targets/target-spec.ts";
 
@@ -45,6 +46,11 @@ export interface TargetFlags {
 
 /** What the command line gave, as given (paths relative to the working directory). */
 export interface RunSettingsInput {
+  /** --out: made and written to first, unless `outDirCheckOnly` (a dry run makes nothing). */
+  outDir: string;
+  outDirCheckOnly?: boolean;
+  /** The URL flags as given, by flag name (--base-url, --control-url, --webhook-url, --pushgateway...). */
+  urls?: Readonly<Record<string, string | undefined>>;
   scenarios: readonly string[];
   target: "embedded" | "container" | "compose" | "url";
   profile: string;
@@ -101,6 +107,14 @@ function refuse(message: string): never {
   throw new HarnessError(message, EXIT.usage);
 }
 
+/**
+ * The longest a scenario may run (its profile's whole length with --duration): a week covers any soak, and keeps
+ * every bound the harness sets from it (k6's, Node's timers, which fire at once past 24.8 days) meaningful.
+ */
+export const MAX_RUN_SECONDS = 7 * 24 * 3600;
+/** The longest rate-limit window --rate-window may state (the reference service's own bound). */
+export const MAX_RATE_WINDOW_SECONDS = 86_400;
+
 async function readText(file: string, what: string, fix: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
@@ -112,9 +126,45 @@ async function readText(file: string, what: string, fix: string): Promise<string
 
 function parseJson(text: string, file: string, what: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonText(text, file);
   } catch (error) {
-    return refuse(`Failed to read ${what} ${file}: it is not JSON (${(error as Error).message}). Please fix the file.`);
+    if (!(error instanceof FileTextError)) throw error;
+    return refuse(`Failed to read ${what} ${error.where}: it is not JSON (${error.reason}). Please fix the file.`);
+  }
+}
+
+/**
+ * --out, made (its missing parents one by one: never Node's recursive mkdir, which does not return on some paths) and
+ * proven writable before anything starts; a dry run only checks that it could be.
+ */
+export async function prepareOutDir(dir: string, checkOnly = false): Promise<void> {
+  try {
+    await (checkOnly ? checkDirectoryWritable(dir) : makeWritableDirectory(dir));
+  } catch (error) {
+    if (!(error instanceof DirectoryError)) throw error;
+    refuse(
+      `Failed to write to the output directory ${dir}: ${error.reason}. Please give --out (HARNESS_OUT) a folder the harness can create and write to.`,
+    );
+  }
+}
+
+/** Every URL flag: an http or https URL (k6, the sink and the hooks client speak nothing else). */
+export function checkUrls(urls: Readonly<Record<string, string | undefined>>): void {
+  for (const [flag, value] of Object.entries(urls)) {
+    if (value === undefined) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      refuse(
+        `Failed to read ${flag} "${value}": it is not a URL. Please give an http(s) URL such as http://127.0.0.1:8080.`,
+      );
+    }
+    if (protocol !== "http:" && protocol !== "https:") {
+      refuse(
+        `Failed to read ${flag} "${value}": its scheme is ${protocol.replace(/:$/, "")}, and the harness speaks http and https only. Please give an http(s) URL such as http://127.0.0.1:8080.`,
+      );
+    }
   }
 }
 
@@ -189,6 +239,7 @@ export async function readKeysFile(file: string, flag = "--keys"): Promise<strin
  */
 export function checkDuration(input: Pick<RunSettingsInput, "scenarios" | "profile" | "duration" | "capacityRates">) {
   const { duration } = input;
+  let longest = { profile: input.profile, seconds: 0 };
   try {
     if (duration !== undefined && parseDuration(duration) <= 0) throw new Error("it is no time at all");
     const profiles = new Set([input.profile, ...input.scenarios.flatMap((s) => traitsOf(s).profile ?? [])]);
@@ -197,21 +248,35 @@ export function checkDuration(input: Pick<RunSettingsInput, "scenarios" | "profi
         name === "capacity" && input.capacityRates
           ? capacityScenario(duration, input.capacityRates)
           : profileNamed(name).scenario(duration);
-      scenarioSeconds(scenario);
+      const seconds = scenarioSeconds(scenario);
+      if (seconds > longest.seconds) longest = { profile: name, seconds };
     }
   } catch (error) {
     refuse(
       `Failed to read --duration "${duration ?? ""}": ${(error as Error).message}. Please use k6 syntax such as 30s.`,
     );
   }
+  if (longest.seconds > MAX_RUN_SECONDS) {
+    refuse(
+      `Failed to read --duration "${duration ?? ""}": the ${longest.profile} profile would run ${hours(longest.seconds)}, and a run lasts at most ${hours(MAX_RUN_SECONDS)} (7 days). Please give a duration from 1s to 168h, e.g. 30m.`,
+    );
+  }
 }
 
-/** --rate-window: seconds, as k6 reads ATD_RATE_WINDOW_SECONDS (lib/k6/config.ts). */
+/** A length in hours, as the duration refusal words it. */
+function hours(seconds: number): string {
+  const h = seconds / 3600;
+  return `${h >= 1e6 ? h.toExponential(2) : String(Math.round(h * 100) / 100)} h`;
+}
+
+/** --rate-window: seconds, as k6 reads ATD_RATE_WINDOW_SECONDS (lib/k6/config.ts), at most a day. */
 export function checkRateWindow(value: string | undefined): void {
   if (value === undefined || value.trim() === "") return;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) {
-    refuse(`Failed to read --rate-window "${value}": it is not a positive number of seconds. Please give e.g. 60.`);
+  if (!Number.isFinite(n) || n <= 0 || n > MAX_RATE_WINDOW_SECONDS) {
+    refuse(
+      `Failed to read --rate-window "${value}": it is not a number of seconds above 0 and at most ${String(MAX_RATE_WINDOW_SECONDS)} (a day). Please give e.g. 60.`,
+    );
   }
 }
 
@@ -230,8 +295,12 @@ export function checkServiceArgs(target: RunSettingsInput["target"], value: stri
 }
 
 const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
+/** The longest --startup-timeout: a target slower to start than this is not waited for. */
+export const MAX_STARTUP_TIMEOUT_SECONDS = 3600;
 /** Docker refuses a memory limit under 6 MiB. */
 const MIN_MEMORY_BYTES = 6 * 1024 * 1024;
+/** A limit above 1 TiB is a typo, not a limit. */
+const MAX_MEMORY_BYTES = 1024 ** 4;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** --port, --control-port: a TCP port, 1 to 65535. */
@@ -310,12 +379,13 @@ export function parseStartupTimeout(value: string | undefined): number {
   } catch {
     // Refused below with the flag's own words.
   }
-  if (!(seconds > 0)) {
+  if (!(seconds > 0) || seconds > MAX_STARTUP_TIMEOUT_SECONDS) {
     refuse(
-      `Failed to read --startup-timeout "${value}": it is not a duration. Please use k6 syntax such as 90s or 2m.`,
+      `Failed to read --startup-timeout "${value}": it is not a duration above 0 and at most 1h. Please use k6 syntax such as 90s or 2m.`,
     );
   }
-  return Math.round(seconds * 1000);
+  // Up, not to the nearest: 0.4ms is a timeout of 1 ms, not of none.
+  return Math.ceil(seconds * 1000);
 }
 
 /** --memory as Docker writes it: bytes, or a number with b, k, m, g (binary units), e.g. 512m. */
@@ -323,9 +393,9 @@ export function parseMemory(value: string): number {
   const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(value.trim());
   const unit = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match?.[2] ?? "").toLowerCase()] ?? 1;
   const bytes = match ? Math.round(Number(match[1]) * unit) : 0;
-  if (bytes < MIN_MEMORY_BYTES) {
+  if (!(bytes >= MIN_MEMORY_BYTES && bytes <= MAX_MEMORY_BYTES)) {
     refuse(
-      `Failed to read --memory "${value}": it is not a memory size of at least 6m. Please write it as Docker does, e.g. 512m or 2g.`,
+      `Failed to read --memory "${value}": it is not a memory size from 6m to 1024g. Please write it as Docker does, e.g. 512m or 2g.`,
     );
   }
   return bytes;
@@ -336,11 +406,10 @@ export async function readComposeServices(file: string): Promise<string[]> {
   const text = await readText(file, "the compose file", "give a docker-compose YAML file (--compose-file)");
   let parsed: unknown;
   try {
-    parsed = parseYaml(text);
+    parsed = parseYamlText(text, file);
   } catch (error) {
-    return refuse(
-      `Failed to read the compose file ${file}: it is not YAML (${(error as Error).message}). Please fix it.`,
-    );
+    if (!(error instanceof FileTextError)) throw error;
+    return refuse(`Failed to read the compose file ${error.where}: it is not YAML (${error.reason}). Please fix it.`);
   }
   const services = (parsed as { services?: unknown } | null)?.services;
   if (services === null || typeof services !== "object" || Array.isArray(services) || !Object.keys(services).length) {
@@ -537,6 +606,8 @@ export async function readTargetSpec(
 /** Reads and validates every setting of a run; throws a HarnessError (exit 2) on the first bad one. */
 export async function readRunSettings(input: RunSettingsInput): Promise<RunSettings> {
   const resolve = (file: string | undefined) => (file ? path.resolve(file) : undefined);
+  await prepareOutDir(input.outDir, input.outDirCheckOnly);
+  checkUrls(input.urls ?? {});
   checkDuration(input);
   checkRateWindow(input.rateWindow);
   parseListen(input.webhookListen);

@@ -1,11 +1,14 @@
 /**
  * One harness run, in phases: build the scenarios, start (or reach) the target, start the run's extensions, run the
  * scenarios in k6 (concurrently, one k6 process each), collect the verdicts, write the reports. Every phase is
- * bounded in time, Ctrl-C and a dying target stop k6 early, and the reports are written whatever happened: an
- * unexpected error in a phase, in an extension or in report writing is put in `errors` and exits 4 (EXIT.harness), and
- * an extension that crashes is a failed verdict of its own while the others are still judged.
+ * bounded in time, a dying target stops k6 early, and the reports are written whatever happened: an unexpected error
+ * in a phase, in an extension or in report writing is put in `errors` and exits 4 (EXIT.harness), and an extension
+ * that crashes is a failed verdict of its own while the others are still judged. SIGINT or SIGTERM (request.signal)
+ * ends any phase at once: what started is stopped and the reports say the run was interrupted (exit 130 or 143); if
+ * the harness must end before they are written (lib/harness/interrupt.ts), its last resort still writes summary.json.
  */
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { SettingsError, type K6_ENV } from "../contract/index.ts";
@@ -14,13 +17,29 @@ import { bundleScenarios } from "./bundle.ts";
 import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel } from "./coverage.ts";
 import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
+import {
+  EXIT_BY_SIGNAL,
+  interruptionOf,
+  isInterruption,
+  onLastResort,
+  throwIfInterrupted,
+  unlessInterrupted,
+} from "./interrupt.ts";
+import { DirectoryError, makeDirectory } from "./make-directory.ts";
 import { HOOK_ABSENT_STATUSES } from "../contract/hook-failure.ts";
 import { describeHookFailure, harnessErrorOf, hookFailuresExitCode, parseHookFailures } from "./hook-failures.ts";
 import { HookStatusError } from "./hooks/hooks-client.ts";
 import { resolveK6 } from "./k6-binary.ts";
 import { runK6, type K6RunRequest } from "./k6-runner.ts";
 import { runK6Segments } from "./segments/run-segments.ts";
-import { renderVerdictTable, writeSummary, type RunInputs, type RunSummary } from "./reports/summary.ts";
+import {
+  renderVerdictTable,
+  SUMMARY_FILE,
+  writeSummary,
+  type RunInputs,
+  type RunInterruption,
+  type RunSummary,
+} from "./reports/summary.ts";
 import type { RunDigest } from "./compare/run-digest.ts";
 import { compareOrExplain, type PreparedBaseline } from "./compare/compare-command.ts";
 import type { Comparison } from "./compare/compare-runs.ts";
@@ -109,7 +128,10 @@ export interface RunRequest {
   environment?: EnvironmentRails;
   /** k6's progress bar on the terminal (true) or quiet with its output saved in the run directory (CI). */
   progress: boolean;
-  /** Aborts the run (Ctrl-C). */
+  /**
+   * Aborted with an Interrupted reason by SIGINT or SIGTERM (lib/harness/interrupt.ts): every phase stops, what
+   * started is stopped, and the reports say the run was interrupted (exit 130 or 143).
+   */
   signal: AbortSignal;
   say: (line: string) => void;
 }
@@ -202,7 +224,10 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
         EXIT.usage,
       );
     }
-    return new UrlTarget(request.baseUrl).withControl(request.controlUrl, request.controlToken).start();
+    return new UrlTarget(request.baseUrl)
+      .withControl(request.controlUrl, request.controlToken)
+      .withSignal(request.signal)
+      .start();
   }
   if (request.target === "compose") {
     if (!request.compose) {
@@ -211,14 +236,22 @@ async function startTarget(request: RunRequest, runDir: string): Promise<Started
         EXIT.usage,
       );
     }
-    return new ComposeTarget(request.compose).withLogDir(runDir).withProgress(request.say).start();
+    return new ComposeTarget(request.compose)
+      .withLogDir(runDir)
+      .withProgress(request.say)
+      .withSignal(request.signal)
+      .start();
   }
   const target =
     request.target === "container"
       ? new ContainerTarget(request.container)
           .withLogFile(path.join(runDir, "service.log"))
           .withServiceArgs(request.serviceArgs)
-      : new EmbeddedTarget().withLogFile(path.join(runDir, "service.log")).withServiceArgs(request.serviceArgs);
+          .withSignal(request.signal)
+      : new EmbeddedTarget()
+          .withLogFile(path.join(runDir, "service.log"))
+          .withServiceArgs(request.serviceArgs)
+          .withSignal(request.signal);
   if (request.seed !== undefined) target.withSeed(request.seed);
   if (request.serviceCpus !== undefined) target.withCpuBudget(request.serviceCpus);
   return target.start();
@@ -366,6 +399,460 @@ async function runScenario(
   return { verdict: scenarioVerdict(scenario, summary, log, errors), log };
 }
 
+/** What a run has found so far: its summary is made from it whatever phase the run ended in. */
+interface RunState {
+  readonly runId: string;
+  readonly runDir: string;
+  readonly startedAt: Date;
+  readonly inputs: RunInputs;
+  /** What the run is doing, for the message of an unexpected error and of an interruption. */
+  phase: string;
+  exitCode: ExitCode;
+  errors: string[];
+  scenarioVerdicts: ScenarioVerdict[];
+  extensionVerdicts: ExtensionVerdict[];
+  skipped: NonNullable<RunSummary["skipped"]>;
+  /** The extensions whose start was called (each is stopped at the end). */
+  started: RunExtension[];
+  target: StartedTarget | undefined;
+  k6Path: string | undefined;
+  level: CoverageLevel | undefined;
+  environment: EnvironmentReport | undefined;
+  /** The signal that interrupted the run and the phase it came in. */
+  interrupted: RunInterruption | undefined;
+  /** Every secret the run handles, redacted from its directory at the end (the keys are known once the target is). */
+  secrets: string[];
+}
+
+/** The run directory, made under --out (never with Node's recursive mkdir: lib/harness/make-directory.ts). */
+async function makeRunDir(runDir: string): Promise<void> {
+  try {
+    await makeDirectory(runDir);
+  } catch (error) {
+    if (!(error instanceof DirectoryError)) throw error;
+    throw new HarnessError(
+      `Failed to write to the output directory ${path.dirname(runDir)}: ${error.reason}. Please give --out (HARNESS_OUT) a folder the harness can create and write to.`,
+      EXIT.usage,
+    );
+  }
+}
+
+/** The line `errors` gets for an interrupted run. */
+function interruptionMessage(interruption: RunInterruption): string {
+  return `Failed to finish the run: ${interruption.signal} interrupted it during "${interruption.phase}", and what had started was stopped. Please run it again to the end for a complete verdict.`;
+}
+
+/** Marks a summary interrupted: its exit code is the signal's, whatever the verdicts say (errors keep the rest). */
+function markInterrupted(summary: RunSummary, interruption: RunInterruption): void {
+  if (summary.run.interrupted) return;
+  summary.run.interrupted = interruption;
+  summary.errors.push(interruptionMessage(interruption));
+  summary.exitCode = EXIT_BY_SIGNAL[interruption.signal];
+  summary.verdict = "fail";
+}
+
+function summaryOf(request: RunRequest, state: RunState): RunSummary {
+  const finishedAt = new Date();
+  const cpus = request.serviceCpus ?? request.container?.cpus;
+  const summary: RunSummary = {
+    run: {
+      id: state.runId,
+      startedAt: state.startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationSeconds: (finishedAt.getTime() - state.startedAt.getTime()) / 1000,
+      target: {
+        kind: request.target,
+        apiUrl: state.target?.apiUrl,
+        ...(cpus === undefined ? {} : { cpus }),
+      },
+      profile: request.profile,
+      duration: request.duration,
+      scenarios: request.scenarios,
+      k6: state.k6Path ? path.basename(state.k6Path) : undefined,
+      node: process.version,
+      ...(state.level === undefined ? {} : { level: state.level }),
+      // A run that stopped before its keys were known still says which environment held it (no k6 caps yet).
+      ...(request.environment === undefined
+        ? {}
+        : { environment: state.environment ?? environmentReport(request.environment, request.scenarios, {}) }),
+      inputs: state.inputs,
+    },
+    verdict: state.exitCode === EXIT.pass ? "pass" : "fail",
+    exitCode: state.exitCode,
+    errors: [...state.errors],
+    scenarios: [...state.scenarioVerdicts],
+    skipped: [...state.skipped],
+    extensions: [...state.extensionVerdicts],
+  };
+  if (state.interrupted) markInterrupted(summary, state.interrupted);
+  return summary;
+}
+
+export async function runHarness(request: RunRequest): Promise<RunOutcome> {
+  const startedAt = new Date();
+  const profileSeconds = validate(request);
+  const runId = newRunId(request.scenarios);
+  const runDir = path.join(request.outDir, runId);
+  await makeRunDir(runDir);
+  const state: RunState = {
+    runId,
+    runDir,
+    startedAt,
+    inputs: {
+      seed: request.seed,
+      trafficModel: request.settingsIds.trafficModel,
+      sloTable: request.settingsIds.sloTable,
+      ...(request.target === "container" ? { image: request.container?.image ?? "reference" } : {}),
+      harnessVersion: await harnessVersion(),
+    },
+    phase: "build the scenarios",
+    exitCode: EXIT.pass,
+    errors: [],
+    scenarioVerdicts: [],
+    extensionVerdicts: [],
+    skipped: [],
+    started: [],
+    target: undefined,
+    k6Path: undefined,
+    level: undefined,
+    environment: undefined,
+    interrupted: undefined,
+    secrets: [...(request.apiKeys ?? []), ...(request.controlToken === undefined ? [] : [request.controlToken])],
+  };
+  // The phase a signal came in; and if the harness must end before its reports are written, summary.json still is.
+  const onSignal = () => {
+    const signal = interruptionOf(request.signal);
+    if (signal !== undefined) state.interrupted ??= { signal, phase: state.phase };
+  };
+  request.signal.addEventListener("abort", onSignal, { once: true });
+  onSignal();
+  const lastWords = onLastResort(() => {
+    writeFileSync(path.join(runDir, SUMMARY_FILE), `${JSON.stringify(summaryOf(request, state), null, 2)}\n`);
+  });
+  try {
+    await runPhases(request, state, profileSeconds);
+  } catch (error) {
+    if (error instanceof HarnessError || error instanceof ExtensionStartFailed) {
+      state.errors.push(error.message);
+      state.exitCode = error.exitCode;
+    } else if (!isInterruption(error, request.signal)) {
+      state.errors.push(await unexpected(runDir, state.phase, error));
+      state.exitCode = EXIT.harness;
+    }
+  } finally {
+    await stopEverything(state);
+  }
+  refuseSkips(request, state);
+  const outcome = await writeRunReports(request, state);
+  request.signal.removeEventListener("abort", onSignal);
+  lastWords();
+  return outcome;
+}
+
+/** Everything started is stopped, each on its own: one that fails to stop does not keep the others running. */
+async function stopEverything(state: RunState): Promise<void> {
+  const stops: [string, () => Promise<void>][] = [
+    ...[...state.started].reverse().map((e): [string, () => Promise<void>] => [`stop ${e.name}`, () => e.stop()]),
+    ["stop the target", () => state.target?.stop() ?? Promise.resolve()],
+  ];
+  for (const [what, stop] of stops) {
+    try {
+      await stop();
+    } catch (error) {
+      state.errors.push(await unexpected(state.runDir, what, error));
+      if (state.exitCode === EXIT.pass || state.exitCode === EXIT.failed) state.exitCode = EXIT.harness;
+    }
+  }
+}
+
+/** A skip fails the run without --allow-skips; only a verdict is changed (a run that failed to start says so). */
+function refuseSkips(request: RunRequest, state: RunState): void {
+  const { skipped } = state;
+  if (skipped.length === 0 || request.allowSkips || (state.exitCode !== EXIT.pass && state.exitCode !== EXIT.failed)) {
+    return;
+  }
+  const reasons = [...new Set(skipped.map((s) => s.reason))].join("; ");
+  state.errors.push(
+    `Failed to run everything asked for: skipped ${skipped.map((s) => `${s.kind} ${s.name}`).join(", ")} (${reasons}). Please give what is missing, or accept the skips up front with --allow-skips (HARNESS_ALLOW_SKIPS=1).`,
+  );
+  if (state.exitCode === EXIT.pass) state.exitCode = EXIT.failed;
+}
+
+/** Build, start the target, pick the keys, start the extensions, run k6, collect the verdicts. */
+async function runPhases(request: RunRequest, state: RunState, profileSeconds: number): Promise<void> {
+  request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
+  const [bundles, k6] = await unlessInterrupted(
+    Promise.all([bundleScenarios(request.scenarios), resolveK6(request.say)]),
+    request.signal,
+  );
+  state.k6Path = k6;
+
+  state.phase = "start the target";
+  request.say(`▸ start target: ${request.target}`);
+  const target = await startTarget(request, state.runDir);
+  state.target = target;
+  const pid = target instanceof StartedEmbeddedTarget ? ` (pid ${String(target.pid)})` : "";
+  request.say(`  target ${target.kind} at ${target.apiUrl}${pid}`);
+  if (target instanceof StartedEmbeddedTarget && target.cpuBudget) {
+    const b = target.cpuBudget;
+    request.say(
+      `  CPU budget ${String(b.cores)} cores: cgroup ${b.version} ${b.cgroup}, ${String(b.quotaUs)} us per ${String(b.periodUs)} us`,
+    );
+  }
+  throwIfInterrupted(request.signal);
+  const ctx = await contextOf(request, state, target);
+  const extra = await startExtensions(request, state, ctx);
+
+  state.phase = "run k6";
+  const ran = await runK6Phase(request, state, ctx, {
+    ...extra,
+    k6,
+    bundles,
+    ownProfileSeconds: (scenario) => ownProfileSeconds(request, scenario, profileSeconds),
+  });
+  throwIfInterrupted(request.signal);
+
+  state.phase = "collect the verdicts";
+  request.say("▸ collect");
+  const judgeCrashed = ran.death ? false : await collectVerdicts(request, state, ctx, ran.outputs);
+  if (ran.death) state.exitCode = EXIT.target;
+  // A judge that crashed leaves the verdict incomplete: the harness failed, whatever the others found.
+  else if (judgeCrashed) state.exitCode = EXIT.harness;
+  else if (ran.hookFailures.length > 0) state.exitCode = hookFailuresExitCode(ran.hookFailures);
+  else if (
+    state.scenarioVerdicts.some((v) => v.verdict === "fail") ||
+    state.extensionVerdicts.some((v) => v.verdict === "fail")
+  ) {
+    state.exitCode = EXIT.failed;
+  }
+}
+
+/** A scenario with a profile of its own (soak, capacity) runs that one's length, not --profile's. */
+function ownProfileSeconds(request: RunRequest, scenario: string, profileSeconds: number): number {
+  const own = traitsOf(scenario).profile;
+  if (own === "capacity" && request.capacityRates) {
+    return scenarioSeconds(capacityScenario(request.duration, request.capacityRates));
+  }
+  return own ? scenarioSeconds(profileNamed(own).scenario(request.duration)) : profileSeconds;
+}
+
+/** The scenarios the target can run, its coverage level and keys: what every extension and k6 process is given. */
+async function contextOf(request: RunRequest, state: RunState, target: StartedTarget): Promise<RunContext> {
+  const control = target.control;
+  const scenarios = request.scenarios.filter((s) => control !== undefined || !traitsOf(s).needsControl);
+  for (const scenario of request.scenarios.filter((s) => !scenarios.includes(s))) {
+    state.skipped.push({ kind: "scenario", name: scenario, reason: NO_CONTROL });
+    request.say(`  SKIP scenario ${scenario}: ${NO_CONTROL}`);
+  }
+  if (scenarios.length === 0) {
+    throw new HarnessError(
+      "Failed to run: every scenario asked for needs the control API, which the target does not offer. Please pass --control-url and --control-token, or choose other scenarios.",
+      EXIT.usage,
+    );
+  }
+  state.phase = "pick the API keys";
+  const level = await unlessInterrupted(coverageLevelOf(control), request.signal);
+  state.level = level;
+  request.say(`  coverage level: ${LEVEL_NAMES[level]}`);
+  const allKeys = await unlessInterrupted(apiKeysFor(request, target), request.signal);
+  state.secrets.push(...allKeys, ...(control === undefined ? [] : [control.token]));
+  const harnessKeyNeeded =
+    level === "public-api" &&
+    (scenarios.some((s) => traitsOf(s).needsHarnessKey === true) ||
+      request.extensions.some((e) => e.needsHarnessKey === true));
+  const { keys, harnessKey } = harnessKeyNeeded ? splitHarnessKey(allKeys) : { keys: allKeys, harnessKey: undefined };
+  return {
+    runId: state.runId,
+    runDir: state.runDir,
+    target,
+    keys,
+    scenarios,
+    seed: request.seed ?? 1,
+    say: request.say,
+    level,
+    harnessKey,
+    publicApi: publicApiFacts(request.publicApi, keys),
+    ...(request.environment === undefined ? {} : { environment: request.environment }),
+  };
+}
+
+interface StartedExtensions {
+  apiUrl: string;
+  extraSettings: ExtensionStart["k6Settings"];
+  keysByScenario: Map<string, string[]>;
+  rpsCaps: Record<string, number>;
+}
+
+/** Starts each extension the run has (a start that fails stops the run before k6; a signal abandons the start). */
+async function startExtensions(request: RunRequest, state: RunState, ctx: RunContext): Promise<StartedExtensions> {
+  state.phase = "start the extensions";
+  const control = ctx.target.control;
+  const keysByScenario = partitionKeys(ctx.scenarios, ctx.keys);
+  // The environment's ceiling, held by k6 itself: each process's cap from its share of the keys.
+  const rpsCaps = request.environment ? k6RpsCaps(request.environment, keysByScenario, request.segments) : {};
+  if (request.environment) {
+    state.environment = environmentReport(request.environment, ctx.scenarios, rpsCaps);
+    request.say(`  ${environmentLine(state.environment)}`);
+  }
+  let apiUrl = ctx.target.apiUrl;
+  let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
+  for (const extension of request.extensions) {
+    // In production the run's bookings are real whatever the target offers: the cleanup runs there with hooks too.
+    if (extension.onlyWithoutControl && control && request.environment?.production !== true) continue;
+    if (extension.needsControl && !control) {
+      state.skipped.push({ kind: "extension", name: extension.name, reason: NO_CONTROL });
+      request.say(`  SKIP ${extension.name}: ${NO_CONTROL}`);
+      continue;
+    }
+    throwIfInterrupted(request.signal);
+    request.say(`▸ start ${extension.name}`);
+    state.started.push(extension);
+    let start: ExtensionStart;
+    try {
+      start = await unlessInterrupted(extension.start(ctx), request.signal);
+    } catch (error) {
+      if (isInterruption(error, request.signal)) throw error;
+      const message =
+        error instanceof HarnessError
+          ? error.message
+          : await unexpected(state.runDir, `start ${extension.name}`, error);
+      state.extensionVerdicts.push(extensionVerdict(extension.name, { errors: [message] }));
+      throw new ExtensionStartFailed(extension.name, error instanceof HarnessError ? error.exitCode : EXIT.harness);
+    }
+    apiUrl = start.apiUrl ?? apiUrl;
+    extraSettings = { ...extraSettings, ...start.k6Settings };
+  }
+  return { apiUrl, extraSettings, keysByScenario, rpsCaps };
+}
+
+interface K6Ran {
+  outputs: K6Outputs;
+  /** Why the target died during the run, if it did. */
+  death: string | undefined;
+  hookFailures: ReturnType<typeof parseHookFailures>;
+}
+
+/** One k6 process per scenario, concurrently, stopped early by a signal or a dying target. */
+async function runK6Phase(
+  request: RunRequest,
+  state: RunState,
+  ctx: RunContext,
+  given: StartedExtensions & {
+    k6: string;
+    bundles: Map<string, string>;
+    ownProfileSeconds: (scenario: string) => number;
+  },
+): Promise<K6Ran> {
+  const { target, scenarios } = ctx;
+  const control = target.control;
+  request.say(
+    `▸ run: ${scenarios.join(", ")} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`,
+  );
+  const stop = new AbortController();
+  const onAbort = () => {
+    stop.abort(request.signal.reason);
+  };
+  request.signal.addEventListener("abort", onAbort, { once: true });
+  if (request.signal.aborted) onAbort();
+  let death: string | undefined;
+  void target.died.then((why) => {
+    death = why;
+    stop.abort();
+  });
+  const k6StartedAt = Date.now();
+  const logs = path.join(state.runDir, logHintOf(target));
+  const results = await Promise.all(
+    scenarios.map((scenario) =>
+      runScenario(
+        request,
+        scenario,
+        {
+          logs,
+          k6: given.k6,
+          runDir: state.runDir,
+          apiUrl: given.apiUrl,
+          script: given.bundles.get(scenario) as string,
+          keys: given.keysByScenario.get(scenario) ?? [],
+          extraSettings: {
+            ...given.extraSettings,
+            ...(given.rpsCaps[scenario] === undefined ? {} : { maxRps: String(given.rpsCaps[scenario]) }),
+            // A scenario that judges more with the hooks gets them whenever the target has them.
+            ...(traitsOf(scenario).usesHooksWhenPresent && control
+              ? { controlUrl: control.url, controlToken: control.token }
+              : {}),
+          },
+          boundSeconds:
+            (traitsOf(scenario).ownDurationSeconds ?? given.ownProfileSeconds(scenario)) + K6_OVERHEAD_SECONDS,
+        },
+        stop.signal,
+        () => death,
+      ),
+    ),
+  );
+  request.signal.removeEventListener("abort", onAbort);
+  state.scenarioVerdicts.push(...results.map((r) => r.verdict));
+  // Checks a scenario could not judge at this level are skips, as the extensions' are: never passes.
+  for (const n of results.flatMap((r) => r.verdict.notJudged ?? [])) {
+    state.skipped.push({ kind: "check", name: n.check, reason: n.reason });
+    request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
+  }
+  // A scenario ended by a hook it could not use: the target lacks it or refused the token (exit 3 or 2, not 1).
+  const hookFailures = results.flatMap((r) => parseHookFailures(r.log));
+  state.errors.push(...hookFailures.map(describeHookFailure));
+  return {
+    outputs: {
+      logs: new Map(results.map((r) => [r.verdict.scenario, r.log])),
+      startedAt: k6StartedAt,
+      finishedAt: Date.now(),
+    },
+    death,
+    hookFailures,
+  };
+}
+
+/**
+ * Judges each extension on its own (one that throws is a failed verdict, the others are still judged); a signal
+ * ends the judging, and what was not judged is listed as skipped. Whether a judge crashed.
+ */
+async function collectVerdicts(
+  request: RunRequest,
+  state: RunState,
+  ctx: RunContext,
+  k6Outputs: K6Outputs,
+): Promise<boolean> {
+  let judgeCrashed = false;
+  for (const extension of [...state.started].reverse()) {
+    try {
+      const verdict = await unlessInterrupted(extension.finish(ctx, k6Outputs), request.signal);
+      state.extensionVerdicts.push(verdict);
+      for (const n of verdict.notJudged ?? []) {
+        state.skipped.push({ kind: "check", name: n.check, reason: n.reason });
+        request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
+      }
+    } catch (error) {
+      if (isInterruption(error, request.signal)) {
+        const judged = new Set(state.extensionVerdicts.map((v) => v.name));
+        for (const e of state.started.filter((s) => !judged.has(s.name))) {
+          state.skipped.push({ kind: "extension", name: e.name, reason: "not judged: the run was interrupted" });
+        }
+        throw error;
+      }
+      judgeCrashed ||= !(error instanceof HarnessError);
+      const message =
+        error instanceof HarnessError
+          ? error.message
+          : await unexpected(state.runDir, `judge ${extension.name}`, error);
+      state.extensionVerdicts.push(extensionVerdict(extension.name, { errors: [message] }));
+    }
+  }
+  return judgeCrashed;
+}
+
+/**
+ * summary.json (first, so it is there whatever follows), then junit.xml, metrics.prom, report.html, the comparison and
+ * the push. An interrupted run is not compared or pushed (its figures are partial); a signal during this phase still
+ * marks it interrupted.
+ */
 /**
  * The run directory's files with every secret replaced by its fingerprint; summary.json names the files that held one.
  * A failure here is said, never thrown: the run's verdict and reports stand.
@@ -389,334 +876,80 @@ async function redactSecrets(
   }
 }
 
-export async function runHarness(request: RunRequest): Promise<RunOutcome> {
-  const startedAt = new Date();
-  const profileSeconds = validate(request);
-  // A scenario with a profile of its own (soak, capacity) runs that one's length, not --profile's.
-  const ownProfileSeconds = (scenario: string) => {
-    const own = traitsOf(scenario).profile;
-    if (own === "capacity" && request.capacityRates) {
-      return scenarioSeconds(capacityScenario(request.duration, request.capacityRates));
-    }
-    return own ? scenarioSeconds(profileNamed(own).scenario(request.duration)) : profileSeconds;
-  };
-  const runId = newRunId(request.scenarios);
-  const runDir = path.join(request.outDir, runId);
-  await mkdir(runDir, { recursive: true });
-
-  const scenarioVerdicts: ScenarioVerdict[] = [];
-  const extensionVerdicts: ExtensionVerdict[] = [];
-  const errors: string[] = [];
-  let exitCode: ExitCode = EXIT.pass;
-  let target: StartedTarget | undefined;
-  let k6Path: string | undefined;
-  const started: RunExtension[] = [];
-  const skipped: NonNullable<RunSummary["skipped"]> = [];
-  let runLevel: CoverageLevel | undefined;
-  let environment: EnvironmentReport | undefined;
-  /** Every secret the run handles, redacted from its directory at the end (the keys are known once the target is). */
-  const secrets = [...(request.apiKeys ?? []), ...(request.controlToken === undefined ? [] : [request.controlToken])];
-  /** What the run is doing, for the message of an unexpected error. */
-  let phase = "build the scenarios";
-  try {
-    request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
-    const [bundles, k6] = await Promise.all([bundleScenarios(request.scenarios), resolveK6(request.say)]);
-    k6Path = k6;
-
-    phase = "start the target";
-    request.say(`▸ start target: ${request.target}`);
-    target = await startTarget(request, runDir);
-    const pid = target instanceof StartedEmbeddedTarget ? ` (pid ${String(target.pid)})` : "";
-    request.say(`  target ${target.kind} at ${target.apiUrl}${pid}`);
-    if (target instanceof StartedEmbeddedTarget && target.cpuBudget) {
-      const b = target.cpuBudget;
-      request.say(
-        `  CPU budget ${String(b.cores)} cores: cgroup ${b.version} ${b.cgroup}, ${String(b.quotaUs)} us per ${String(b.periodUs)} us`,
-      );
-    }
-    const control = target.control;
-    const scenarios = request.scenarios.filter((s) => control !== undefined || !traitsOf(s).needsControl);
-    for (const scenario of request.scenarios.filter((s) => !scenarios.includes(s))) {
-      skipped.push({ kind: "scenario", name: scenario, reason: NO_CONTROL });
-      request.say(`  SKIP scenario ${scenario}: ${NO_CONTROL}`);
-    }
-    if (scenarios.length === 0) {
-      throw new HarnessError(
-        "Failed to run: every scenario asked for needs the control API, which the target does not offer. Please pass --control-url and --control-token, or choose other scenarios.",
-        EXIT.usage,
-      );
-    }
-    phase = "pick the API keys";
-    const level = await coverageLevelOf(control);
-    runLevel = level;
-    request.say(`  coverage level: ${LEVEL_NAMES[level]}`);
-    const allKeys = await apiKeysFor(request, target);
-    secrets.push(...allKeys, ...(control === undefined ? [] : [control.token]));
-    const harnessKeyNeeded =
-      level === "public-api" &&
-      (scenarios.some((s) => traitsOf(s).needsHarnessKey === true) ||
-        request.extensions.some((e) => e.needsHarnessKey === true));
-    const { keys, harnessKey } = harnessKeyNeeded ? splitHarnessKey(allKeys) : { keys: allKeys, harnessKey: undefined };
-    const ctx: RunContext = {
-      runId,
-      runDir,
-      target,
-      keys,
-      scenarios,
-      seed: request.seed ?? 1,
-      say: request.say,
-      level,
-      harnessKey,
-      publicApi: publicApiFacts(request.publicApi, keys),
-      ...(request.environment === undefined ? {} : { environment: request.environment }),
-    };
-
-    phase = "start the extensions";
-    const keysByScenario = partitionKeys(scenarios, ctx.keys);
-    // The environment's ceiling, held by k6 itself: each process's cap from its share of the keys.
-    const rpsCaps = request.environment ? k6RpsCaps(request.environment, keysByScenario, request.segments) : {};
-    if (request.environment) {
-      environment = environmentReport(request.environment, scenarios, rpsCaps);
-      request.say(`  ${environmentLine(environment)}`);
-    }
-    let apiUrl = target.apiUrl;
-    let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
-    for (const extension of request.extensions) {
-      // In production the run's bookings are real whatever the target offers: the cleanup runs there with hooks too.
-      if (extension.onlyWithoutControl && control && request.environment?.production !== true) continue;
-      if (extension.needsControl && !control) {
-        skipped.push({ kind: "extension", name: extension.name, reason: NO_CONTROL });
-        request.say(`  SKIP ${extension.name}: ${NO_CONTROL}`);
-        continue;
-      }
-      request.say(`▸ start ${extension.name}`);
-      started.push(extension);
-      let start: ExtensionStart;
-      try {
-        start = await extension.start(ctx);
-      } catch (error) {
-        const message =
-          error instanceof HarnessError ? error.message : await unexpected(runDir, `start ${extension.name}`, error);
-        extensionVerdicts.push(extensionVerdict(extension.name, { errors: [message] }));
-        throw new ExtensionStartFailed(extension.name, error instanceof HarnessError ? error.exitCode : EXIT.harness);
-      }
-      apiUrl = start.apiUrl ?? apiUrl;
-      extraSettings = { ...extraSettings, ...start.k6Settings };
-    }
-
-    phase = "run k6";
-    request.say(
-      `▸ run: ${scenarios.join(", ")} (profile ${request.profile}${request.duration ? `, ${request.duration}` : ""})`,
-    );
-    const stop = new AbortController();
-    const onAbort = () => {
-      stop.abort();
-    };
-    request.signal.addEventListener("abort", onAbort, { once: true });
-    let death: string | undefined;
-    void target.died.then((why) => {
-      death = why;
-      stop.abort();
-    });
-    const k6StartedAt = Date.now();
-    const logs = path.join(runDir, logHintOf(target));
-    const run: ScenarioRun = { logs, k6, script: "", runDir, apiUrl, keys: [], extraSettings, boundSeconds: 0 };
-    const results = await Promise.all(
-      scenarios.map((scenario) =>
-        runScenario(
-          request,
-          scenario,
-          {
-            ...run,
-            script: bundles.get(scenario) as string,
-            keys: keysByScenario.get(scenario) ?? [],
-            extraSettings: {
-              ...extraSettings,
-              ...(rpsCaps[scenario] === undefined ? {} : { maxRps: String(rpsCaps[scenario]) }),
-              // A scenario that judges more with the hooks gets them whenever the target has them.
-              ...(traitsOf(scenario).usesHooksWhenPresent && control
-                ? { controlUrl: control.url, controlToken: control.token }
-                : {}),
-            },
-            boundSeconds: (traitsOf(scenario).ownDurationSeconds ?? ownProfileSeconds(scenario)) + K6_OVERHEAD_SECONDS,
-          },
-          stop.signal,
-          () => death,
-        ),
-      ),
-    );
-    request.signal.removeEventListener("abort", onAbort);
-    const k6Outputs: K6Outputs = {
-      logs: new Map(results.map((r) => [r.verdict.scenario, r.log])),
-      startedAt: k6StartedAt,
-      finishedAt: Date.now(),
-    };
-    scenarioVerdicts.push(...results.map((r) => r.verdict));
-    // Checks a scenario could not judge at this level are skips, as the extensions' are: never passes.
-    for (const n of results.flatMap((r) => r.verdict.notJudged ?? [])) {
-      skipped.push({ kind: "check", name: n.check, reason: n.reason });
-      request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
-    }
-    // A scenario ended by a hook it could not use: the target lacks it or refused the token (exit 3 or 2, not 1).
-    const hookFailures = results.flatMap((r) => parseHookFailures(r.log));
-    errors.push(...hookFailures.map(describeHookFailure));
-
-    phase = "collect the verdicts";
-    request.say("▸ collect");
-    let judgeCrashed = false;
-    if (!death) {
-      // Each extension is judged on its own: one that throws is a failed verdict, the others are still judged.
-      for (const extension of [...started].reverse()) {
-        try {
-          const verdict = await extension.finish(ctx, k6Outputs);
-          extensionVerdicts.push(verdict);
-          for (const n of verdict.notJudged ?? []) {
-            skipped.push({ kind: "check", name: n.check, reason: n.reason });
-            request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
-          }
-        } catch (error) {
-          judgeCrashed ||= !(error instanceof HarnessError);
-          const message =
-            error instanceof HarnessError ? error.message : await unexpected(runDir, `judge ${extension.name}`, error);
-          extensionVerdicts.push(extensionVerdict(extension.name, { errors: [message] }));
-        }
-      }
-    }
-    if (death) exitCode = EXIT.target;
-    // A judge that crashed leaves the verdict incomplete: the harness failed, whatever the others found.
-    else if (judgeCrashed) exitCode = EXIT.harness;
-    else if (hookFailures.length > 0) exitCode = hookFailuresExitCode(hookFailures);
-    else if (
-      scenarioVerdicts.some((v) => v.verdict === "fail") ||
-      extensionVerdicts.some((v) => v.verdict === "fail") ||
-      request.signal.aborted
-    ) {
-      exitCode = EXIT.failed;
-    }
-  } catch (error) {
-    if (error instanceof HarnessError || error instanceof ExtensionStartFailed) {
-      errors.push(error.message);
-      exitCode = error.exitCode;
-    } else {
-      errors.push(await unexpected(runDir, phase, error));
-      exitCode = EXIT.harness;
-    }
-  } finally {
-    // Everything started is stopped, each on its own: one that fails to stop does not keep the others running.
-    const stops: [string, () => Promise<void>][] = [
-      ...started.reverse().map((e): [string, () => Promise<void>] => [`stop ${e.name}`, () => e.stop()]),
-      ["stop the target", () => target?.stop() ?? Promise.resolve()],
-    ];
-    for (const [what, stop] of stops) {
-      try {
-        await stop();
-      } catch (error) {
-        errors.push(await unexpected(runDir, what, error));
-        if (exitCode === EXIT.pass || exitCode === EXIT.failed) exitCode = EXIT.harness;
-      }
-    }
-  }
-
-  // Only a verdict is changed: a run that already failed to start or crashed says so with its own code.
-  if (skipped.length > 0 && !request.allowSkips && (exitCode === EXIT.pass || exitCode === EXIT.failed)) {
-    const reasons = [...new Set(skipped.map((s) => s.reason))].join("; ");
-    errors.push(
-      `Failed to run everything asked for: skipped ${skipped.map((s) => `${s.kind} ${s.name}`).join(", ")} (${reasons}). Please give what is missing, or accept the skips up front with --allow-skips (HARNESS_ALLOW_SKIPS=1).`,
-    );
-    if (exitCode === EXIT.pass) exitCode = EXIT.failed;
-  }
-
-  const inputs: RunInputs = {
-    seed: request.seed,
-    trafficModel: request.settingsIds.trafficModel,
-    sloTable: request.settingsIds.sloTable,
-    ...(request.target === "container" ? { image: request.container?.image ?? "reference" } : {}),
-    harnessVersion: await harnessVersion(),
-  };
-  const finishedAt = new Date();
-  const cpus = request.serviceCpus ?? request.container?.cpus;
-  const summary: RunSummary = {
-    run: {
-      id: runId,
-      startedAt: startedAt.toISOString(),
-      finishedAt: finishedAt.toISOString(),
-      durationSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
-      target: {
-        kind: request.target,
-        apiUrl: target?.apiUrl,
-        ...(cpus === undefined ? {} : { cpus }),
-      },
-      profile: request.profile,
-      duration: request.duration,
-      scenarios: request.scenarios,
-      k6: k6Path ? path.basename(k6Path) : undefined,
-      node: process.version,
-      ...(runLevel === undefined ? {} : { level: runLevel }),
-      // A run that stopped before its keys were known still says which environment held it (no k6 caps yet).
-      ...(request.environment === undefined
-        ? {}
-        : { environment: environment ?? environmentReport(request.environment, request.scenarios, {}) }),
-      inputs,
-    },
-    verdict: exitCode === EXIT.pass ? "pass" : "fail",
-    exitCode,
-    errors,
-    scenarios: scenarioVerdicts,
-    skipped,
-    extensions: extensionVerdicts,
-  };
+async function writeRunReports(request: RunRequest, state: RunState): Promise<RunOutcome> {
+  const { runDir } = state;
+  state.phase = "write the reports";
+  const summary = summaryOf(request, state);
   request.say("▸ report");
   const file = await writeSummary(runDir, summary);
+  if (summary.run.interrupted)
+    await writeFile(path.join(runDir, JUNIT_FILE), junitReport(summary)).catch(() => undefined);
   let reports: Awaited<ReturnType<typeof writeReports>> | undefined;
-  const baseline = request.baseline;
-  // Called by writeReports once the run's digest is made and before any report is written, so every report and
-  // summary.json carry the comparison's outcome.
-  const compare =
-    baseline === undefined
-      ? undefined
-      : (digest: RunDigest): Comparison | undefined => {
-          try {
-            const comparison = compareOrExplain(baseline.baseline, { label: "this run", digest }, baseline.tolerances);
-            const regressed = comparison.metrics.filter((m) => m.verdict === "regressed").map((m) => m.id);
-            summary.comparison = {
-              baseline: baseline.baseline.label,
-              baselineRunId: comparison.baseline.identity.runId,
-              verdict: comparison.verdict,
-              regressed,
-            };
-            if (comparison.verdict === "regressed" && exitCode === EXIT.pass) {
-              summary.exitCode = exitCode = EXIT.failed;
-              summary.verdict = "fail";
-            }
-            return comparison;
-          } catch (error) {
-            if (!(error instanceof HarnessError)) throw error;
-            summary.errors.push(error.message);
-            if (exitCode === EXIT.pass) summary.exitCode = exitCode = error.exitCode;
-            summary.verdict = "fail";
-            return undefined;
-          }
-        };
+  const baseline = summary.run.interrupted ? undefined : request.baseline;
+  const compare = baseline === undefined ? undefined : comparer(summary, baseline);
   try {
     reports = await writeReports(runDir, summary, request.say, compare === undefined ? {} : { compare });
     if (baseline !== undefined) await writeSummary(runDir, summary);
   } catch (error) {
     // summary.json is already there; it and junit.xml are written again with the error, as far as they can be.
     summary.errors.push(await unexpected(runDir, "write the reports", error));
-    summary.exitCode = exitCode = EXIT.harness;
+    summary.exitCode = EXIT.harness;
     summary.verdict = "fail";
     await writeSummary(runDir, summary);
     await writeFile(path.join(runDir, JUNIT_FILE), junitReport(summary)).catch(() => undefined);
   }
-  await redactSecrets(runDir, secrets, summary, request.say);
+  if (state.interrupted && !summary.run.interrupted) {
+    markInterrupted(summary, state.interrupted);
+    await writeSummary(runDir, summary);
+  }
+  await redactSecrets(runDir, state.secrets, summary, request.say);
   request.say(renderVerdictTable(summary));
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
+  let exitCode = summary.exitCode;
   if (
     reports &&
-    !(await exportMetrics(request.pushgateway, reports.metrics.registry, runId, request.say, request.pushGroup)) &&
+    !summary.run.interrupted &&
+    !(await exportMetrics(
+      request.pushgateway,
+      reports.metrics.registry,
+      state.runId,
+      request.say,
+      request.pushGroup,
+    )) &&
     exitCode === EXIT.pass
   ) {
     exitCode = EXIT.failed;
   }
+  if (state.interrupted) exitCode = EXIT_BY_SIGNAL[state.interrupted.signal];
   return { exitCode, runDir, summary };
+}
+
+/**
+ * The comparison writeReports calls once the run's digest is made and before any report is written, so every report
+ * and summary.json carry its outcome; a regression fails the run.
+ */
+function comparer(summary: RunSummary, baseline: PreparedBaseline): (digest: RunDigest) => Comparison | undefined {
+  return (digest) => {
+    try {
+      const comparison = compareOrExplain(baseline.baseline, { label: "this run", digest }, baseline.tolerances);
+      const regressed = comparison.metrics.filter((m) => m.verdict === "regressed").map((m) => m.id);
+      summary.comparison = {
+        baseline: baseline.baseline.label,
+        baselineRunId: comparison.baseline.identity.runId,
+        verdict: comparison.verdict,
+        regressed,
+      };
+      if (comparison.verdict === "regressed" && summary.exitCode === EXIT.pass) {
+        summary.exitCode = EXIT.failed;
+        summary.verdict = "fail";
+      }
+      return comparison;
+    } catch (error) {
+      if (!(error instanceof HarnessError)) throw error;
+      summary.errors.push(error.message);
+      if (summary.exitCode === EXIT.pass) summary.exitCode = error.exitCode;
+      summary.verdict = "fail";
+      return undefined;
+    }
+  };
 }

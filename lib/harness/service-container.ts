@@ -31,6 +31,7 @@ import {
 } from "./containers/api-container.ts";
 import { ContainerStartError } from "./containers/container-start-error.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
+import { ownChild, throwIfInterrupted } from "./interrupt.ts";
 import { readSeededKeys } from "./targets/seeded-keys.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -41,6 +42,9 @@ export const SERVICE_IMAGE = "atd-harness/service:local";
 
 /** Label on every container the harness starts (the service's included): docker ps -f label=... */
 export const SERVICE_CONTAINER_LABEL = TARGET_CONTAINER_LABEL;
+
+/** How often a control port that came out the same as the API's is asked for again. */
+const FREE_PORT_ASKS = 5;
 
 /** Where the mounted directory for the service's keys file is inside the container. */
 const KEYS_DIR_IN_CONTAINER = "/run/atd-keys";
@@ -53,6 +57,8 @@ export interface BuildServiceImageOptions {
   force?: boolean;
   /** Default 10 minutes (the first build also imports the offline base image). */
   timeoutMs?: number;
+  /** Stops the build script (the run was interrupted). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -63,16 +69,24 @@ export async function buildServiceImage(options: BuildServiceImageOptions = {}):
   const args = options.force === true ? ["--force"] : [];
   const { stdout, stderr, error } = await new Promise<{ stdout: string; stderr: string; error: Error | null }>(
     (resolve) => {
-      execFile(
-        BUILD_SERVICE_IMAGE,
-        args,
-        { cwd: REPO_ROOT, timeout: options.timeoutMs ?? 600_000, maxBuffer: 16 * 1024 * 1024 },
-        (err, out, errOut) => {
-          resolve({ stdout: out, stderr: errOut, error: err });
-        },
+      ownChild(
+        execFile(
+          BUILD_SERVICE_IMAGE,
+          args,
+          {
+            cwd: REPO_ROOT,
+            timeout: options.timeoutMs ?? 600_000,
+            maxBuffer: 16 * 1024 * 1024,
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          },
+          (err, out, errOut) => {
+            resolve({ stdout: out, stderr: errOut, error: err });
+          },
+        ),
       );
     },
   );
+  throwIfInterrupted(options.signal);
   const tag = stdout.trim().split("\n").at(-1)?.trim() ?? "";
   if (error !== null || !tag.startsWith("atd-harness/service:")) {
     const detail = lastLines(stderr, 8) || (error?.message ?? "no output");
@@ -165,7 +179,13 @@ export class ServiceContainer extends ApiContainer {
     // Picked here rather than left to the service (port 0): the generic path waits on known ports.
     const api = this.#ports?.api || (await freePort());
     let control = this.#ports?.control || (await freePort());
-    while (control === api) control = await freePort();
+    // Two free ports asked for in turn rarely coincide; a few more asks settle it, and the asking is bounded.
+    for (let ask = 0; control === api && ask < FREE_PORT_ASKS; ask++) control = await freePort();
+    if (control === api) {
+      throw new ContainerStartError(
+        `Failed to start the service container: its API and control API would share port ${String(api)}. Please give them two ports (withPorts, --port and --control-port).`,
+      );
+    }
     const environment: Record<string, string> = {
       ATD_SERVICE_HOST: "127.0.0.1",
       ATD_SERVICE_PORT: String(api),

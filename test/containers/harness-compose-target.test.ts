@@ -169,7 +169,7 @@ describe("harness run --target compose", () => {
       }
     });
     const exitCode = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(exitCode, output).toBe(1);
+    expect(exitCode, output).toBe(130);
     expect(running.length, "both services were running when Ctrl-C came").toBe(2);
     const { runDir, summary } = summaryOf(out);
     expect(summary.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");

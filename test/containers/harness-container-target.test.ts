@@ -57,7 +57,7 @@ describe("harness run --target container interrupted", () => {
       }
     });
     const exitCode = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(exitCode, output).toBe(1);
+    expect(exitCode, output).toBe(130);
     const runDir = path.join(out, readdirSync(out)[0] ?? "");
     const summary = JSON.parse(readFileSync(path.join(runDir, "summary.json"), "utf8")) as RunSummary;
     expect(summary.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");

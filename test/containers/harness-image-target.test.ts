@@ -136,7 +136,7 @@ describe("harness run --target container --image", () => {
       }
     });
     const exitCode = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(exitCode, output).toBe(1);
+    expect(exitCode, output).toBe(130);
     expect(running.length, "the image's container was running when Ctrl-C came").toBe(1);
     const { summary } = summaryOf(out);
     expect(summary.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");

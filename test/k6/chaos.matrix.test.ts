@@ -97,7 +97,7 @@ describe("network chaos", () => {
         },
       },
     );
-    expect(result.exitCode, result.output).toBe(1);
+    expect(result.exitCode, result.output).toBe(130);
     expect(pid).toBeDefined();
     expect(isAlive(pid ?? 0)).toBe(false);
     expect(result.summary?.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");

@@ -90,7 +90,8 @@ describe("harness command interrupted", () => {
       },
     });
     expect(Date.now() - started).toBeLessThan(50_000);
-    expect(result.exitCode, result.output).toBe(1);
+    expect(result.exitCode, result.output).toBe(130);
+    expect(result.summary?.run.interrupted).toEqual({ signal: "SIGINT", phase: "run k6" });
     expect(result.summary?.scenarios[0]?.errors).toContain("Interrupted before the end of the run.");
     expect(result.summary?.scenarios[0]?.metrics.requests).toBeGreaterThan(0);
     expect(servicePid).toBeDefined();

@@ -12,6 +12,11 @@ export interface HarnessProcessResult {
   output: string;
   summary: RunSummary | undefined;
   runDir: string | undefined;
+  /**
+   * With `sampleCpu`: the CPU time the harness process used (user and system), as last sampled before it exited (up to
+   * CPU_SAMPLE_MS short). What a run costs, whatever else the machine is doing; its wall time is not.
+   */
+  cpuMs?: number;
 }
 
 export interface HarnessProcessOptions {
@@ -22,19 +27,50 @@ export interface HarnessProcessOptions {
   timeoutMs?: number;
   /** Variables added to the harness's environment. */
   env?: Record<string, string>;
+  /** --out as given (default: a fresh temporary folder, where runDir is looked for). */
+  out?: string;
+  /**
+   * The harness leads a process group of its own (what it starts, k6 and the service, is in it), so a test can list
+   * what outlived it: processesInGroup(pid).
+   */
+  ownGroup?: boolean;
+  /** Sample the harness's CPU time while it runs (cpuMs). */
+  sampleCpu?: boolean;
+}
+
+const CPU_SAMPLE_MS = 20;
+let clockTicks: number | undefined;
+
+/** User plus system CPU time of a running process, in ms (Linux /proc), or undefined once it is gone. */
+function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    clockTicks ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return undefined;
+  }
 }
 
 export function runHarnessProcess(
   args: readonly string[],
   options: HarnessProcessOptions = {},
 ): Promise<HarnessProcessResult> {
-  const outDir = mkdtempSync(path.join(tmpdir(), "atd-run-"));
+  const outDir = options.out ?? mkdtempSync(path.join(tmpdir(), "atd-run-"));
   const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), ...args, "--out", outDir], {
     cwd: REPO_ROOT,
     env: { ...process.env, CI: "true", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.ownGroup === true,
   });
   options.onStart?.(child);
+  let cpuMs: number | undefined;
+  const sampler = options.sampleCpu
+    ? setInterval(() => {
+        cpuMs = (child.pid === undefined ? undefined : cpuTimeMs(child.pid)) ?? cpuMs;
+      }, CPU_SAMPLE_MS)
+    : undefined;
   let output = "";
   let pending = "";
   const onData = (chunk: Buffer) => {
@@ -51,7 +87,13 @@ export function runHarnessProcess(
   return new Promise((resolve) => {
     child.once("exit", (exitCode) => {
       clearTimeout(timer);
-      const runs = readdirSync(outDir);
+      clearInterval(sampler);
+      let runs: string[] = [];
+      try {
+        runs = readdirSync(outDir);
+      } catch {
+        // An --out the harness refused to make.
+      }
       const runDir = runs[0] ? path.join(outDir, runs[0]) : undefined;
       let summary: RunSummary | undefined;
       try {
@@ -61,9 +103,28 @@ export function runHarnessProcess(
       } catch {
         summary = undefined;
       }
-      resolve({ exitCode, output, summary, runDir });
+      resolve({ exitCode, output, summary, runDir, ...(cpuMs === undefined ? {} : { cpuMs }) });
     });
   });
+}
+
+/** Processes still running in a process group (Linux /proc): what a harness that led it left behind. */
+export function processesInGroup(group: number): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so the fields are read after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === group && fields[0] !== "Z")
+      found.push(`${entry} ${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}`);
+  }
+  return found;
 }
 
 /**

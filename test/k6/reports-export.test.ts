@@ -65,7 +65,7 @@ describe("Prometheus export", () => {
     const run = await runHarnessProcess(["run", "smoke", "--prometheus-rw", "prometheus:9090"]);
     expect(run.exitCode).toBe(2);
     expect(run.output).toMatch(
-      /--prometheus-rw <url>' argument 'prometheus:9090' is invalid\. must be an http\(s\) URL/,
+      /^Failed to read --prometheus-rw "prometheus:9090": its scheme is prometheus, and the harness speaks http and https only\./m,
     );
   });
 

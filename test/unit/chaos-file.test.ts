@@ -152,7 +152,7 @@ describe("chaos file", () => {
 
   it("should say which file and what syntax error when the YAML is broken", () => {
     expect(() => parseChaosFile("faults: [ {", "broken.yaml")).toThrow(
-      /^Failed to read the chaos file broken\.yaml: .+\. Please fix its YAML or JSON syntax\.$/,
+      /^Failed to read the chaos file broken\.yaml:1:12: .+\. Please fix its YAML or JSON syntax\.$/,
     );
   });
 

@@ -22,7 +22,8 @@ describe("execution segments and keys", () => {
       { index: 1, segment: "1/3:2/3", sequence: "0,1/3,2/3,1" },
       { index: 2, segment: "2/3:1", sequence: "0,1/3,2/3,1" },
     ]);
-    expect(() => executionSegments(0)).toThrow(/whole number >= 1/);
+    expect(() => executionSegments(0)).toThrow(/whole number from 1 to 64/);
+    expect(() => executionSegments(65)).toThrow(/whole number from 1 to 64/);
   });
 
   it("should give every key to exactly one segment", () => {

@@ -4,10 +4,10 @@
  * so a typo costs a second, not a run.
  */
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
 import { isRecord, shown } from "../../contract/index.ts";
 import { parseDuration } from "../../contract/durations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { FileTextError, parseYamlText } from "../parse-file-text.ts";
 import { validateAttributes } from "./faults/fault-kind.ts";
 import { FAULT_KINDS } from "./faults/fault-kinds.ts";
 
@@ -224,11 +224,11 @@ export function chaosPlanFrom(document: unknown, file: string): ChaosPlan {
 export function parseChaosFile(text: string, file: string): ChaosPlan {
   let document: unknown;
   try {
-    document = parseYaml(text) as unknown;
+    document = parseYamlText(text, file);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    if (!(error instanceof FileTextError)) throw error;
     throw new HarnessError(
-      `Failed to read the chaos file ${file}: ${reason}. Please fix its YAML or JSON syntax.`,
+      `Failed to read the chaos file ${error.where}: ${error.reason}. Please fix its YAML or JSON syntax.`,
       EXIT.usage,
     );
   }

@@ -5,7 +5,7 @@
  * port and the proxy's address as its public URL.
  */
 import { EXIT, HarnessError } from "../exit-codes.ts";
-import { parseListen } from "../webhooks/extension.ts";
+import { parseListen } from "../webhooks/listen-address.ts";
 import type { ChaosPlan } from "./chaos-file.ts";
 import type { ChaosChoice } from "./network-chaos-extension.ts";
 import { freePort } from "./toxiproxy-server.ts";

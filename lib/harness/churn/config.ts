@@ -72,6 +72,15 @@ function range(
   return given;
 }
 
+/** The highest churn rate, changes per second (a file's ratePerSecond and --churn-rate): beyond it, only a typo. */
+export const MAX_CHURN_RATE = 1000;
+
+function churnRate(value: unknown): number {
+  const rate = nonNegative(value, "ratePerSecond");
+  if (rate > MAX_CHURN_RATE) fail(`ratePerSecond must be at most ${String(MAX_CHURN_RATE)}`);
+  return rate;
+}
+
 /** Merges an override (parsed JSON) into the defaults, refusing unknown keys and bad values. */
 export function parseChurnConfig(override: unknown, base: ChurnConfig = DEFAULT_CHURN): ChurnConfig {
   if (override === undefined) return base;
@@ -91,7 +100,7 @@ export function parseChurnConfig(override: unknown, base: ChurnConfig = DEFAULT_
   const hold = range(o, base, "holdSeconds", ["min", "max"]);
   const days = range(o, base, "days", ["from", "to"]);
   const config: ChurnConfig = {
-    ratePerSecond: o.ratePerSecond === undefined ? base.ratePerSecond : nonNegative(o.ratePerSecond, "ratePerSecond"),
+    ratePerSecond: o.ratePerSecond === undefined ? base.ratePerSecond : churnRate(o.ratePerSecond),
     mix,
     holdSeconds: { min: nonNegative(hold.min, "holdSeconds.min"), max: nonNegative(hold.max, "holdSeconds.max") },
     days: { from: nonNegative(days.from, "days.from"), to: nonNegative(days.to, "days.to") },

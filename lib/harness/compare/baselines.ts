@@ -4,10 +4,11 @@
  * (baselines/ in the repository, or --baselines-dir / HARNESS_BASELINES), one JSON file per name. A comparison takes
  * a run directory, a baseline file or a baseline's name for either side.
  */
-import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { access, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { DirectoryError, makeDirectory } from "../make-directory.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { SUMMARY_FILE } from "../reports/summary.ts";
 import { readRunSummary, writeReports } from "../reports/write-reports.ts";
@@ -96,7 +97,14 @@ export async function saveBaseline(
     savedFrom: path.resolve(runDir),
     digest,
   };
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir).catch((error: unknown) => {
+    throw error instanceof DirectoryError
+      ? new HarnessError(
+          `Failed to save the baseline in ${dir}: ${error.reason}. Please give --baselines-dir (HARNESS_BASELINES) a folder the harness can create and write to.`,
+          EXIT.usage,
+        )
+      : error;
+  });
   await writeFile(file, `${JSON.stringify(baseline)}\n`);
   return { file, baseline };
 }

@@ -3,9 +3,10 @@
  * before its run (the baseline found and the runs known to be comparable, exit 2 otherwise, before anything starts).
  * Exit codes: 0 no regression, 1 a metric regressed, 2 the runs are not comparable or an argument is wrong.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
+import { DirectoryError, makeDirectory } from "../make-directory.ts";
 import { REPORTS_DIR } from "../paths.ts";
 import { readRunSummary, writeReports } from "../reports/write-reports.ts";
 import { listBaselines, resolveComparable, saveBaseline, type ComparableRun } from "./baselines.ts";
@@ -54,7 +55,14 @@ async function writeComparison(
   candidate: ComparableRun,
   say: Say,
 ): Promise<void> {
-  await mkdir(outDir, { recursive: true });
+  await makeDirectory(outDir).catch((error: unknown) => {
+    throw error instanceof DirectoryError
+      ? new HarnessError(
+          `Failed to write the comparison to ${outDir}: ${error.reason}. Please give --out a folder the harness can create and write to.`,
+          EXIT.usage,
+        )
+      : error;
+  });
   await writeFile(path.join(outDir, COMPARE_JSON), `${JSON.stringify(comparison, null, 2)}\n`);
   if (candidate.runDir !== undefined && path.resolve(outDir) === candidate.runDir) {
     // writeReports reads compare.json: report.html, junit.xml and metrics.prom get the comparison, and compare.md.

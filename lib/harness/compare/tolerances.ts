@@ -5,9 +5,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { Ajv } from "ajv";
-import { parse as parseYaml } from "yaml";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { FileTextError, parseYamlText } from "../parse-file-text.ts";
 
 export interface PercentileTolerances {
   /** Relative growth allowed (0.1 = 10%) of each percentile. */
@@ -104,9 +104,9 @@ export function mergeTolerances(given: Record<string, unknown>): Tolerances {
 /** The tolerances in a file (YAML or JSON), or the defaults without one; exit 2 with the first problem otherwise. */
 export async function readTolerances(file: string | undefined): Promise<Tolerances> {
   if (file === undefined) return mergeTolerances({});
-  const fail = (why: string) =>
+  const fail = (why: string, where = file) =>
     new HarnessError(
-      `Failed to read the tolerances file ${file}: ${why}. Please fix it (keys: ${Object.keys(TOLERANCES_SCHEMA.properties).join(", ")}; see README "Comparing releases").`,
+      `Failed to read the tolerances file ${where}: ${why}. Please fix it (keys: ${Object.keys(TOLERANCES_SCHEMA.properties).join(", ")}; see README "Comparing releases").`,
       EXIT.usage,
     );
   let text: string;
@@ -117,9 +117,10 @@ export async function readTolerances(file: string | undefined): Promise<Toleranc
   }
   let parsed: unknown;
   try {
-    parsed = parseYaml(text) as unknown;
+    parsed = parseYamlText(text, file);
   } catch (error) {
-    throw fail(`not YAML or JSON (${(error as Error).message.split("\n")[0] ?? ""})`);
+    if (!(error instanceof FileTextError)) throw error;
+    throw fail(`not YAML or JSON (${error.reason})`, error.where);
   }
   if (parsed === null || parsed === undefined) return mergeTolerances({});
   if (!validate(parsed) || !isRecord(parsed)) {

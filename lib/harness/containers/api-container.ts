@@ -22,12 +22,14 @@ import {
   GenericContainer,
   ImageName,
   Wait,
+  type ContainerRuntimeClient,
   type StartedTestContainer,
   type StopOptions,
   type StoppedTestContainer,
   type WaitStrategy,
 } from "testcontainers";
 import { HEADERS } from "../../contract/endpoints.ts";
+import { OWNER, OWNER_LABEL, ownContainers, throwIfInterrupted } from "../interrupt.ts";
 import { ContainerLogs } from "./container-logs.ts";
 import { containerRuntime, disableRyukWhenUnavailable } from "./container-runtime.ts";
 import { ContainerStartError } from "./container-start-error.ts";
@@ -56,6 +58,8 @@ export interface StartedApiParts {
   controlUrl: string | undefined;
   controlToken: string | undefined;
   logs: ContainerLogs;
+  /** Takes the container off the last resorts (it is removed). */
+  disown: () => void;
 }
 
 export class ApiContainer extends GenericContainer {
@@ -65,11 +69,29 @@ export class ApiContainer extends GenericContainer {
   #readyWhen: ReadyWhen | undefined;
   #logFile: string | undefined;
   #timeoutMs = DEFAULT_STARTUP_TIMEOUT_MS;
+  #signal: AbortSignal | undefined;
+  #createdId: string | undefined;
 
   constructor(image: string) {
     super(image);
     this.#image = image;
-    this.withNetworkMode("host").withLabels({ [TARGET_CONTAINER_LABEL]: "target" });
+    // The owner label lets a last resort find the container of a harness that must end now (lib/harness/interrupt.ts).
+    this.withNetworkMode("host").withLabels({ [TARGET_CONTAINER_LABEL]: "target", [OWNER_LABEL]: OWNER });
+  }
+
+  /**
+   * A signal that abandons the start (Ctrl-C, SIGTERM): the readiness waits stop at once, the container is removed,
+   * and start() rejects with the signal's reason.
+   */
+  withSignal(signal: AbortSignal | undefined): this {
+    this.#signal = signal;
+    return this;
+  }
+
+  /** Called by GenericContainer once the container exists: from then on a failed start removes it by its id. */
+  protected override containerCreated(containerId: string): Promise<void> {
+    this.#createdId = containerId;
+    return Promise.resolve();
   }
 
   /** The port the partner API listens on, inside the container and so on 127.0.0.1 (host networking). */
@@ -155,16 +177,20 @@ export class ApiContainer extends GenericContainer {
     const client = await containerRuntime(this.describe());
     await disableRyukWhenUnavailable(client);
 
-    const waits: WaitStrategy[] = [readinessOf(this.#readyWhen, apiPort)];
+    const waits: WaitStrategy[] = [readinessOf(this.#readyWhen, apiPort, this.#signal)];
     if (this.#control !== undefined) {
       waits.push(
         new HostHttpWaitStrategy(this.#control.port, CONTROL_HEALTH_PATH)
           .withHeaders({ [HEADERS.control]: this.#control.token })
-          .forStatusCode(200),
+          .forStatusCode(200)
+          .withSignal(this.#signal),
       );
     }
     const logs = new ContainerLogs(this.#logFile);
     let container: StartedTestContainer;
+    throwIfInterrupted(this.#signal);
+    // Until it is stopped, a harness that must end at once removes it (docker rm -f by its owner label).
+    const disown = ownContainers(OWNER_LABEL, OWNER);
     try {
       this.withLogConsumer((stream) => {
         logs.consume(stream);
@@ -174,14 +200,19 @@ export class ApiContainer extends GenericContainer {
       // GenericContainer's own start: this class's start() is the one that calls launch().
       container = await super.start();
     } catch (error) {
-      // testcontainers has already stopped and removed a container that never became ready.
+      // testcontainers has already stopped and removed a container that never became ready; one that failed
+      // between its creation and the waits (or whose start was interrupted there) is removed here.
+      await removeContainer(client, this.#createdId);
+      disown();
       await logs.close();
+      throwIfInterrupted(this.#signal);
       const reason = error instanceof NotReadyError ? error.reason : errorMessage(error);
       throw this.#startError(`${reason}${logs.describe()}`, this.fixAdvice());
     }
     return {
       container,
       parts: {
+        disown,
         apiUrl: `http://127.0.0.1:${String(apiPort)}`,
         controlUrl: this.#control === undefined ? undefined : `http://127.0.0.1:${String(this.#control.port)}`,
         controlToken: this.#control?.token,
@@ -209,10 +240,19 @@ export class ApiContainer extends GenericContainer {
   }
 }
 
-function readinessOf(readyWhen: ReadyWhen | undefined, apiPort: number): WaitStrategy {
-  if (readyWhen?.kind === "log") return new LogLineWaitStrategy(readyWhen.pattern);
-  const wait = new HostHttpWaitStrategy(apiPort, readyWhen?.path ?? "/");
+function readinessOf(readyWhen: ReadyWhen | undefined, apiPort: number, signal: AbortSignal | undefined): WaitStrategy {
+  if (readyWhen?.kind === "log") return new LogLineWaitStrategy(readyWhen.pattern).withSignal(signal);
+  const wait = new HostHttpWaitStrategy(apiPort, readyWhen?.path ?? "/").withSignal(signal);
   return readyWhen?.status === undefined ? wait : wait.forStatusCode(readyWhen.status);
+}
+
+/** Removes a container by id if it is still there (force: a running one too); quiet when it is gone. */
+async function removeContainer(client: ContainerRuntimeClient, id: string | undefined): Promise<void> {
+  if (id === undefined) return;
+  await client.container
+    .getById(id)
+    .remove({ force: true, v: true })
+    .catch(() => undefined);
 }
 
 /** A running API container. stop() (or leaving an `await using` block) stops and removes it, then saves its log. */
@@ -223,6 +263,7 @@ export class StartedApiContainer extends AbstractStartedContainer {
   readonly controlUrl: string | undefined;
   readonly controlToken: string | undefined;
   readonly #logs: ContainerLogs;
+  readonly #disown: () => void;
   #stopped: Promise<StoppedTestContainer> | undefined;
 
   constructor(container: StartedTestContainer, parts: StartedApiParts) {
@@ -231,6 +272,7 @@ export class StartedApiContainer extends AbstractStartedContainer {
     this.controlUrl = parts.controlUrl;
     this.controlToken = parts.controlToken;
     this.#logs = parts.logs;
+    this.#disown = parts.disown;
   }
 
   get containerId(): string {
@@ -257,7 +299,9 @@ export class StartedApiContainer extends AbstractStartedContainer {
   override stop(options?: Partial<StopOptions>): Promise<StoppedTestContainer> {
     this.#stopped ??= (async () => {
       try {
-        return await super.stop({ timeout: STOP_TIMEOUT_MS, remove: true, ...options });
+        const stopped = await super.stop({ timeout: STOP_TIMEOUT_MS, remove: true, ...options });
+        this.#disown();
+        return stopped;
       } finally {
         await this.#logs.close();
       }

@@ -5,6 +5,7 @@
  */
 import { AbstractWaitStrategy } from "testcontainers/build/wait-strategies/wait-strategy.js";
 import type { WaitStrategy } from "testcontainers";
+import { throwIfInterrupted } from "../interrupt.ts";
 import { describeFetchError } from "../targets/url-target.ts";
 import { exitCodeOf } from "./exit-code-of.ts";
 import { NotReadyError } from "./not-ready-error.ts";
@@ -18,6 +19,7 @@ export class HostHttpWaitStrategy extends AbstractWaitStrategy {
   readonly #url: string;
   #status: number | undefined;
   #headers: Record<string, string> = {};
+  #signal: AbortSignal | undefined;
 
   /** `path` on 127.0.0.1:`port`, e.g. (8080, "/health"). */
   constructor(port: number, path: string) {
@@ -36,31 +38,54 @@ export class HostHttpWaitStrategy extends AbstractWaitStrategy {
     return this;
   }
 
+  /** Stops waiting at once (Interrupted) when the run is interrupted; testcontainers then removes the container. */
+  withSignal(signal: AbortSignal | undefined): this {
+    this.#signal = signal;
+    return this;
+  }
+
   override async waitUntilReady(container: DockerContainer): Promise<void> {
     const deadline = Date.now() + this.startupTimeoutMs;
     const expected = this.#status === undefined ? "any HTTP answer" : `HTTP ${String(this.#status)}`;
     let last = "no answer";
+    // Bounded by the deadline, a pause of POLL_MS between tries, and the run's signal.
     for (;;) {
+      throwIfInterrupted(this.#signal);
       const exited = await exitCodeOf(container);
       if (exited !== undefined) {
         throw new NotReadyError(`it exited with code ${String(exited)} before ${this.#url} gave ${expected}`);
       }
       try {
+        const timeout = AbortSignal.timeout(Math.max(1, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now())));
         const response = await fetch(this.#url, {
           headers: this.#headers,
-          signal: AbortSignal.timeout(Math.max(1, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()))),
+          signal: this.#signal ? AbortSignal.any([timeout, this.#signal]) : timeout,
         });
         await response.body?.cancel();
         if (this.#status === undefined || response.status === this.#status) return;
         last = `HTTP ${String(response.status)}`;
       } catch (error) {
+        throwIfInterrupted(this.#signal);
         last = describeFetchError(error);
       }
       if (Date.now() + POLL_MS >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await pause(POLL_MS, this.#signal);
     }
     throw new NotReadyError(
       `${this.#url} did not give ${expected} within ${String(this.startupTimeoutMs)} ms (last: ${last})`,
     );
   }
+}
+
+/** Waits `ms`, or less when the signal aborts (the loop then stops on it). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

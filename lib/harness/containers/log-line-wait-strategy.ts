@@ -5,6 +5,7 @@
  */
 import { getContainerRuntimeClient, type WaitStrategy } from "testcontainers";
 import { AbstractWaitStrategy } from "testcontainers/build/wait-strategies/wait-strategy.js";
+import { throwIfInterrupted } from "../interrupt.ts";
 import { exitCodeOf } from "./exit-code-of.ts";
 import { NotReadyError } from "./not-ready-error.ts";
 
@@ -12,6 +13,7 @@ type DockerContainer = Parameters<WaitStrategy["waitUntilReady"]>[0];
 
 export class LogLineWaitStrategy extends AbstractWaitStrategy {
   readonly #pattern: RegExp;
+  #signal: AbortSignal | undefined;
 
   constructor(pattern: RegExp) {
     super();
@@ -19,20 +21,33 @@ export class LogLineWaitStrategy extends AbstractWaitStrategy {
     this.#pattern = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ""));
   }
 
+  /** Stops waiting at once (Interrupted) when the run is interrupted; testcontainers then removes the container. */
+  withSignal(signal: AbortSignal | undefined): this {
+    this.#signal = signal;
+    return this;
+  }
+
   override async waitUntilReady(container: DockerContainer, _ports: unknown, startTime?: Date): Promise<void> {
     const client = await getContainerRuntimeClient();
     const stream = await client.container.logs(container, { since: startTime ? startTime.getTime() / 1000 : 0 });
     const pattern = this.#pattern;
     const timeoutMs = this.startupTimeoutMs;
-    const outcome = await new Promise<"seen" | "ended" | "timeout">((resolve) => {
+    const signal = this.#signal;
+    const outcome = await new Promise<"seen" | "ended" | "timeout" | "interrupted">((resolve) => {
       let partial = "";
-      const timer = setTimeout(() => {
-        resolve("timeout");
-      }, timeoutMs);
-      const finish = (how: "seen" | "ended") => {
+      const finish = (how: "seen" | "ended" | "timeout" | "interrupted") => {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         resolve(how);
       };
+      const timer = setTimeout(() => {
+        finish("timeout");
+      }, timeoutMs);
+      const onAbort = () => {
+        finish("interrupted");
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) onAbort();
       stream.on("data", (chunk: string | Buffer) => {
         const lines = (partial + chunk.toString()).split("\n");
         partial = lines.pop() ?? "";
@@ -46,6 +61,7 @@ export class LogLineWaitStrategy extends AbstractWaitStrategy {
       });
     });
     stream.destroy();
+    if (outcome === "interrupted") throwIfInterrupted(signal);
     if (outcome === "seen") return;
     if (outcome === "timeout") {
       throw new NotReadyError(`it printed no line matching ${String(pattern)} within ${String(timeoutMs)} ms`);

@@ -7,7 +7,7 @@
 import { keyFingerprint } from "../key-fingerprint.ts";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
 import { readKeysFile } from "../run-settings.ts";
-import { parseListen } from "../webhooks/extension.ts";
+import { parseListen } from "../webhooks/listen-address.ts";
 import { HooksCheck } from "./hooks-check.ts";
 import { HookAnswerError, HookStatusError, HookUnreachableError, HooksClient, type Exchange } from "./hooks-client.ts";
 import { PartnerApi, PartnerApiUnreachableError } from "./partner-api.ts";

@@ -94,7 +94,7 @@ export class RunMetrics {
       new Gauge({ name, help, registers }).set(value);
     };
     gauge("atd_run_passed", "1 when every check and threshold passed (exit code 0), else 0.", this.summary.verdict === "pass" ? 1 : 0);
-    gauge("atd_run_exit_code", "The harness's exit code (0 pass, 1 failed, 2 usage, 3 target).", this.summary.exitCode);
+    gauge("atd_run_exit_code", "The harness's exit code (0 pass, 1 failed, 2 usage, 3 target, 4 harness, 130/143 interrupted).", this.summary.exitCode);
     gauge("atd_run_start_timestamp_seconds", "When the run started, Unix time.", Date.parse(run.startedAt) / 1000);
     gauge("atd_run_duration_seconds", "How long the whole run took, build to report.", run.durationSeconds);
 

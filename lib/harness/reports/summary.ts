@@ -37,6 +37,11 @@ export interface RunSummary {
      * wrote there. Absent: none held one.
      */
     redacted?: { file: string; count: number }[];
+    /**
+     * Present when SIGINT (Ctrl-C) or SIGTERM ended the run: the signal and the phase it came in. The verdicts are
+     * then only what the run had judged by then, and the exit code is 130 or 143 whatever they say.
+     */
+    interrupted?: RunInterruption;
   };
   verdict: Outcome;
   exitCode: ExitCode;
@@ -49,6 +54,12 @@ export interface RunSummary {
   extensions: ExtensionVerdict[];
   /** `harness run --baseline`: the comparison's outcome (compare.json has every metric). */
   comparison?: ComparisonOutcome;
+}
+
+export interface RunInterruption {
+  signal: "SIGINT" | "SIGTERM";
+  /** What the run was doing: "build the scenarios", "start the target", "run k6", "collect the verdicts"... */
+  phase: string;
 }
 
 export interface ComparisonOutcome {
@@ -136,6 +147,8 @@ export function renderVerdictTable(summary: RunSummary): string {
     );
   }
   for (const error of summary.errors) lines.push(`FAIL  ${error}`);
-  lines.push(`${MARK[summary.verdict]}  run ${summary.run.id} (exit ${summary.exitCode})`);
+  const stopped = summary.run.interrupted;
+  const how = stopped ? `, interrupted by ${stopped.signal} during "${stopped.phase}"` : "";
+  lines.push(`${MARK[summary.verdict]}  run ${summary.run.id} (exit ${summary.exitCode}${how})`);
   return lines.join("\n");
 }

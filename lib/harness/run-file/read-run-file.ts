@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { FileTextError, yamlDocumentData } from "../parse-file-text.ts";
 import { closest, dotted, type RunFilePath } from "./run-file-names.ts";
 import {
   RUN_FILE_RAILS,
@@ -318,7 +319,16 @@ export async function readRunFile(file: string): Promise<RunFile> {
     const why = syntax.message.split("\n")[0] ?? syntax.code;
     throw fail(positions.at(syntax.pos[0]), `it is not valid YAML or JSON (${why}). Please fix the syntax there`);
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 1000 });
+  let data: unknown;
+  try {
+    data = yamlDocumentData(doc, lines, file);
+  } catch (error) {
+    if (!(error instanceof FileTextError)) throw error;
+    throw fail(
+      error.where,
+      `the YAML library refused it (${error.reason}). Please write the values out instead of through aliases`,
+    );
+  }
   if (data === null || data === undefined) {
     throw fail(file, "the file is empty. Please write one with harness init, or start it with version: 1");
   }

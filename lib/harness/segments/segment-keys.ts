@@ -17,10 +17,16 @@ function fraction(i: number, n: number): string {
   return i === 0 ? "0" : i === n ? "1" : `${String(i)}/${String(n)}`;
 }
 
+/** The most k6 processes one scenario is split over on one machine. */
+export const MAX_SEGMENTS = 64;
+
 /** n equal segments covering the whole test. */
 export function executionSegments(n: number): Segment[] {
-  if (!Number.isInteger(n) || n < 1) {
-    throw new HarnessError(`Failed to split the run: --segments ${String(n)} is not a whole number >= 1.`, EXIT.usage);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SEGMENTS) {
+    throw new HarnessError(
+      `Failed to split the run: --segments ${String(n)} is not a whole number from 1 to ${String(MAX_SEGMENTS)}. Please give e.g. 2.`,
+      EXIT.usage,
+    );
   }
   const sequence = Array.from({ length: n + 1 }, (_, i) => fraction(i, n)).join(",");
   return Array.from({ length: n }, (_, i) => ({

@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { FileTextError, parseJsonText } from "../parse-file-text.ts";
 
 export interface SoakRules {
   /** Share of the run at its start that is not judged (JIT, caches, pools filling). */
@@ -90,12 +91,22 @@ export function mergeSoakRules(base: SoakRules, override: unknown, where: string
 
 export async function readSoakRules(file: string | undefined): Promise<SoakRules> {
   if (!file) return DEFAULT_SOAK_RULES;
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(await readFile(file, "utf8"));
+    text = await readFile(file, "utf8");
   } catch (error) {
     throw new HarnessError(
       `Failed to read the soak rules ${file}: ${(error as Error).message}. Please give a JSON file.`,
+      EXIT.usage,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseJsonText(text, file);
+  } catch (error) {
+    if (!(error instanceof FileTextError)) throw error;
+    throw new HarnessError(
+      `Failed to read the soak rules ${error.where}: it is not JSON (${error.reason}). Please fix the file.`,
       EXIT.usage,
     );
   }

@@ -26,6 +26,7 @@ import { HostHttpWaitStrategy } from "../containers/host-http-wait-strategy.ts";
 import { LogLineWaitStrategy } from "../containers/log-line-wait-strategy.ts";
 import { NotReadyError } from "../containers/not-ready-error.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { ownContainers, throwIfInterrupted } from "../interrupt.ts";
 import { HEADERS } from "../../contract/endpoints.ts";
 import type { StartedTarget } from "./started-target.ts";
 import type { ComposeSpec } from "./target-spec.ts";
@@ -41,9 +42,16 @@ export class ComposeTarget {
   readonly #spec: ComposeSpec;
   #logDir = ".";
   #say: (line: string) => void = () => undefined;
+  #signal: AbortSignal | undefined;
 
   constructor(spec: ComposeSpec) {
     this.#spec = spec;
+  }
+
+  /** A signal that abandons the start (Ctrl-C, SIGTERM): the waits stop, the stack is taken down, start() rejects. */
+  withSignal(signal: AbortSignal): this {
+    this.#signal = signal;
+    return this;
   }
 
   /** Where compose-<service>.log files go (the run directory). */
@@ -63,7 +71,10 @@ export class ComposeTarget {
     const projectName = `atd-harness-${randomBytes(4).toString("hex")}`;
     const waits = new ComposeServiceWaitStrategy(this.#logDir, this.#serviceWaits());
     let options: ComposeOptions | undefined;
+    // Until it is taken down, a harness that must end at once removes the stack's containers.
+    const disown = ownContainers(COMPOSE_PROJECT_LABEL, projectName);
     try {
+      throwIfInterrupted(this.#signal);
       const executablePath = await resolveCompose(this.#say);
       await disableRyukWhenUnavailable(await containerRuntime("the compose stack"));
       options = {
@@ -83,11 +94,14 @@ export class ComposeTarget {
       if (spec.envFile !== undefined) environment = environment.withEnvironmentFile(spec.envFile);
       this.#say(`  compose project ${projectName} (${path.basename(spec.file)})`);
       const started = await environment.up();
-      return await StartedComposeTarget.from(started, spec, projectName, waits, options);
+      throwIfInterrupted(this.#signal);
+      return await StartedComposeTarget.from(started, spec, projectName, waits, options, disown);
     } catch (error) {
       // testcontainers takes the stack down when `up` or a wait fails; this also covers a failure after that.
       if (options !== undefined) await downStack(options).catch(() => undefined);
+      disown();
       await Promise.all([...waits.logs.values()].map((logs) => logs.close()));
+      throwIfInterrupted(this.#signal);
       if (error instanceof HarnessError) throw error;
       const reason =
         error instanceof NotReadyError ? error.reason : error instanceof Error ? error.message.trim() : String(error);
@@ -110,9 +124,9 @@ export class ComposeTarget {
       waits.set(service, [...(waits.get(service) ?? []), wait]);
     };
     const ready = spec.readyWhen;
-    if (ready?.kind === "log") add(spec.service, new LogLineWaitStrategy(ready.pattern));
+    if (ready?.kind === "log") add(spec.service, new LogLineWaitStrategy(ready.pattern).withSignal(this.#signal));
     else {
-      const http = new HostHttpWaitStrategy(spec.apiPort, ready?.path ?? "/");
+      const http = new HostHttpWaitStrategy(spec.apiPort, ready?.path ?? "/").withSignal(this.#signal);
       add(spec.service, ready?.status === undefined ? http : http.forStatusCode(ready.status));
     }
     if (spec.controlPort !== undefined && spec.controlToken !== undefined) {
@@ -120,7 +134,8 @@ export class ComposeTarget {
         spec.controlService,
         new HostHttpWaitStrategy(spec.controlPort, CONTROL_HEALTH_PATH)
           .withHeaders({ [HEADERS.control]: spec.controlToken })
-          .forStatusCode(200),
+          .forStatusCode(200)
+          .withSignal(this.#signal),
       );
     }
     return waits;
@@ -144,6 +159,7 @@ export class StartedComposeTarget implements StartedTarget {
   readonly #waits: ComposeServiceWaitStrategy;
   readonly #options: ComposeOptions;
   readonly #watch: TargetWatch;
+  readonly #disown: () => void;
   #stopped: Promise<void> | undefined;
 
   private constructor(parts: {
@@ -153,8 +169,10 @@ export class StartedComposeTarget implements StartedTarget {
     waits: ComposeServiceWaitStrategy;
     options: ComposeOptions;
     containerIds: ReadonlyMap<string, string>;
+    disown: () => void;
   }) {
     const { spec } = parts;
+    this.#disown = parts.disown;
     this.#environment = parts.environment;
     this.#waits = parts.waits;
     this.#options = parts.options;
@@ -191,6 +209,7 @@ export class StartedComposeTarget implements StartedTarget {
     projectName: string,
     waits: ComposeServiceWaitStrategy,
     options: ComposeOptions,
+    disown: () => void,
   ): Promise<StartedComposeTarget> {
     const client = await getContainerRuntimeClient();
     const containers = (await client.container.list()).filter((c) => c.Labels[COMPOSE_PROJECT_LABEL] === projectName);
@@ -204,7 +223,7 @@ export class StartedComposeTarget implements StartedTarget {
         );
       }
     }
-    return new StartedComposeTarget({ environment, spec, projectName, waits, options, containerIds });
+    return new StartedComposeTarget({ environment, spec, projectName, waits, options, containerIds, disown });
   }
 
   /** Takes the whole stack down (containers, networks, volumes), then closes the log files. Safe twice. */
@@ -217,6 +236,7 @@ export class StartedComposeTarget implements StartedTarget {
         // A stack whose down failed once is asked again, in case compose was interrupted.
         await downStack(this.#options);
       } finally {
+        this.#disown();
         await Promise.all([...this.#waits.logs.values()].map((logs) => logs.close()));
       }
     })();

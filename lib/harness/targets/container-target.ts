@@ -9,6 +9,7 @@ import { HooksClient } from "../hooks/hooks-client.ts";
 import { ApiContainer, type StartedApiContainer } from "../containers/api-container.ts";
 import { ContainerStartError } from "../containers/container-start-error.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { throwIfInterrupted } from "../interrupt.ts";
 import { buildServiceImage, ServiceContainer, StartedServiceContainer } from "../service-container.ts";
 import type { StartedTarget } from "./started-target.ts";
 import type { ContainerSpec } from "./target-spec.ts";
@@ -33,6 +34,7 @@ export class ContainerTarget {
   #logFile: string | undefined;
   #args: string[] = [];
   #cpus: number | undefined;
+  #signal: AbortSignal | undefined;
 
   constructor(spec: ContainerSpec = REFERENCE_CONTAINER) {
     this.#spec = spec;
@@ -55,6 +57,12 @@ export class ContainerTarget {
     return this;
   }
 
+  /** A signal that abandons the start (Ctrl-C, SIGTERM): the container is removed and start() rejects with it. */
+  withSignal(signal: AbortSignal): this {
+    this.#signal = signal;
+    return this;
+  }
+
   /** Docker's --cpus for the container (--service-cpus; --cpus is the same budget). */
   withCpuBudget(cores: number): this {
     this.#cpus = cores;
@@ -72,8 +80,9 @@ export class ContainerTarget {
       if (cpus !== undefined) container.withCpus(cpus);
       if (spec.memoryBytes !== undefined) container.withMemory(spec.memoryBytes);
       if (this.#logFile !== undefined) container.withLogFile(this.#logFile);
-      started = await container.start();
+      started = await container.withSignal(this.#signal).start();
     } catch (error) {
+      throwIfInterrupted(this.#signal);
       if (error instanceof HarnessError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       throw new HarnessError(
@@ -91,7 +100,7 @@ export class ContainerTarget {
     const spec = this.#spec;
     let image: string;
     try {
-      image = await buildServiceImage();
+      image = await buildServiceImage(this.#signal === undefined ? {} : { signal: this.#signal });
     } catch (error) {
       throw new ContainerStartError((error as Error).message);
     }

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { HooksClient } from "../hooks/hooks-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { ownChild, throwIfInterrupted } from "../interrupt.ts";
 import { SERVICE_MAIN } from "../paths.ts";
 import { applyCpuBudget, type CpuBudget } from "./cpu-budget.ts";
 import { readSeededKeys } from "./seeded-keys.ts";
@@ -35,6 +36,13 @@ export class EmbeddedTarget {
   #logFile: string | undefined;
   #seed: number | undefined;
   #cpus: number | undefined;
+  #signal: AbortSignal | undefined;
+
+  /** A signal that abandons the start (Ctrl-C): the service is killed and start() rejects with Interrupted. */
+  withSignal(signal: AbortSignal): this {
+    this.#signal = signal;
+    return this;
+  }
 
   /** Extra service flags (see docs/service.md), e.g. ["--rate-window-seconds", "5"]. */
   withServiceArgs(args: readonly string[]): this {
@@ -63,6 +71,7 @@ export class EmbeddedTarget {
   }
 
   async start(): Promise<StartedEmbeddedTarget> {
+    throwIfInterrupted(this.#signal);
     const token = randomBytes(16).toString("hex");
     // The service writes its seeded keys here before it says "listening": the harness knows the keys of the service it
     // started without the partner-listing hook, which a --hooks required service does not offer.
@@ -77,9 +86,11 @@ export class EmbeddedTarget {
     ];
     if (this.#seed !== undefined) args.push("--seed", String(this.#seed));
     args.push(...this.#args);
-    const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = ownChild(
+      spawn(process.execPath, ["--disable-warning=ExperimentalWarning", ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     const stderrTail: string[] = [];
     child.stderr.on("data", (chunk: Buffer) => {
       stderrTail.push(chunk.toString());
@@ -88,9 +99,14 @@ export class EmbeddedTarget {
     if (this.#logFile) child.stderr.pipe(createWriteStream(this.#logFile));
 
     const listening = await new Promise<ListeningLine>((resolve, reject) => {
-      const fail = (why: string) => {
+      const fail = (why: string | Error) => {
+        this.#signal?.removeEventListener("abort", onAbort);
         child.kill("SIGKILL");
         if (keysDir) void rm(keysDir, { recursive: true, force: true });
+        if (why instanceof Error) {
+          reject(why);
+          return;
+        }
         const tail = stderrTail.join("").trim().split("\n").slice(-5).join("\n");
         reject(
           new HarnessError(
@@ -102,10 +118,18 @@ export class EmbeddedTarget {
       const timer = setTimeout(() => {
         fail(`no "listening" line within ${START_TIMEOUT_MS / 1000} s`);
       }, START_TIMEOUT_MS);
-      child.once("exit", (code, signal) => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         clearTimeout(timer);
-        fail(`it exited (${signal ?? `code ${code}`}) before listening`);
-      });
+        fail(`it exited (${signal ?? `code ${String(code)}`}) before listening`);
+      };
+      child.once("exit", onExit);
+      const onAbort = () => {
+        clearTimeout(timer);
+        child.removeListener("exit", onExit);
+        fail(this.#signal?.reason as Error);
+      };
+      this.#signal?.addEventListener("abort", onAbort, { once: true });
+      if (this.#signal?.aborted) onAbort();
       createInterface({ input: child.stdout }).on("line", (line) => {
         let parsed: unknown;
         try {
@@ -115,7 +139,8 @@ export class EmbeddedTarget {
         }
         if (isListeningLine(parsed)) {
           clearTimeout(timer);
-          child.removeAllListeners("exit");
+          this.#signal?.removeEventListener("abort", onAbort);
+          child.removeListener("exit", onExit);
           resolve(parsed);
         }
       });

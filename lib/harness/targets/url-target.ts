@@ -1,6 +1,7 @@
 /** An existing deployment given by URL: nothing to start, but it must answer before k6 is pointed at it. */
 import { HooksClient } from "../hooks/hooks-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { throwIfInterrupted } from "../interrupt.ts";
 import type { StartedTarget } from "./started-target.ts";
 
 const REACH_TIMEOUT_MS = 10_000;
@@ -23,9 +24,16 @@ export function describeFetchError(error: unknown): string {
 export class UrlTarget {
   readonly #baseUrl: string;
   #control: { url: string; token: string } | undefined;
+  #signal: AbortSignal | undefined;
 
   constructor(baseUrl: string) {
     this.#baseUrl = baseUrl.replace(/\/+$/, "");
+  }
+
+  /** A signal that abandons the reachability check (Ctrl-C, SIGTERM): start() rejects with its reason. */
+  withSignal(signal: AbortSignal): this {
+    this.#signal = signal;
+    return this;
   }
 
   withControl(url: string | undefined, token: string | undefined): this {
@@ -45,8 +53,12 @@ export class UrlTarget {
     }
     try {
       // Any HTTP answer (401 without a key included) proves the deployment is there.
-      await fetch(new URL("/v2/config", parsed), { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
+      const timeout = AbortSignal.timeout(REACH_TIMEOUT_MS);
+      await fetch(new URL("/v2/config", parsed), {
+        signal: this.#signal ? AbortSignal.any([timeout, this.#signal]) : timeout,
+      });
     } catch (error) {
+      throwIfInterrupted(this.#signal);
       const cause = describeFetchError(error);
       throw new HarnessError(
         `Failed to reach the target at ${this.#baseUrl}: ${cause}. Please check --base-url and that the service is up.`,

@@ -23,7 +23,6 @@ import { DEFAULT_SLO, type SloTable } from "../../contract/slo.ts";
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
 import { keyFingerprint } from "../key-fingerprint.ts";
 import { churnExpectations } from "../churn/webhook-expectations.ts";
-import { EXIT, HarnessError } from "../exit-codes.ts";
 import { harnessErrorOf } from "../hook-failures.ts";
 import type { HooksClient } from "../hooks/hooks-client.ts";
 import {
@@ -47,6 +46,7 @@ import { retryWindow } from "./retry-schedule.ts";
 import { WebhookSink, monotonicNow, newWebhookSecret } from "./sink.ts";
 import { WEBHOOK_SINK_EXTENSION, isSuccess, type Expectation } from "./types.ts";
 import { judge } from "./verdict.ts";
+import { parseListen } from "./listen-address.ts";
 
 export interface WebhookExtensionOptions {
   /** host:port the sink listens on; port 0 picks a free one. */
@@ -74,18 +74,6 @@ const QUIET_MS = 1500;
 const POLL_MS = 100;
 /** Retries scheduled later than this after k6 ended are not waited for (reported as pending). */
 const RETRY_WAIT_MS = 5000;
-
-export function parseListen(listen: string): { host: string; port: number } {
-  const match = /^(.*):(\d+)$/.exec(listen.trim());
-  const port = match ? Number(match[2]) : NaN;
-  if (!match || !match[1] || port > 65_535) {
-    throw new HarnessError(
-      `Failed to read --webhook-listen "${listen}": not host:port. Please give an address such as 127.0.0.1:0 or 0.0.0.0:9000.`,
-      EXIT.usage,
-    );
-  }
-  return { host: match[1].replace(/^\[|\]$/g, ""), port };
-}
 
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));

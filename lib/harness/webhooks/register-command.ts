@@ -5,6 +5,7 @@
  * in its environment, and keeps its output in the run directory (the secret is in the environment, never in argv).
  */
 import { spawn } from "node:child_process";
+import { ownChild } from "../interrupt.ts";
 import { appendFile } from "node:fs/promises";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 
@@ -37,13 +38,16 @@ interface Outcome {
 
 function runOnce(command: string, env: Record<string, string>, timeoutMs: number): Promise<Outcome> {
   return new Promise((resolve) => {
-    const child = spawn(command, {
-      shell: true,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so that a timeout ends the shell and whatever it started.
-      detached: true,
-    });
+    const child = ownChild(
+      spawn(command, {
+        shell: true,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+        // Its own process group, so that a timeout ends the shell and whatever it started.
+        detached: true,
+      }),
+      true,
+    );
     let output = "";
     const collect = (chunk: Buffer) => {
       output += chunk.toString("utf8");

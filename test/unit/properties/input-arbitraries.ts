@@ -272,11 +272,9 @@ const yamlTricks: fc.Arbitrary<string> = fc.oneof(
 /** Aliases a YAML parser must refuse: a billion laughs, an alias of no anchor, an anchor inside itself. */
 const badAliases: fc.Arbitrary<string> = fc.oneof(aliasBomb, fc.constantFrom("a: *undefined_alias\n", "&a [*a]\n"));
 
-/**
- * YAML text of a settings file: valid, near-valid, YAML's own tricks (bad aliases unless left out), or broken.
- */
-export function yamlFileText(valid: unknown, options: { badAliases?: boolean } = {}): fc.Arbitrary<string> {
-  const yamlOnly = options.badAliases === false ? yamlTricks : fc.oneof(yamlTricks, badAliases);
+/** YAML text of a settings file: valid, near-valid, YAML's own tricks (bad aliases included), or broken. */
+export function yamlFileText(valid: unknown): fc.Arbitrary<string> {
+  const yamlOnly = fc.oneof(yamlTricks, badAliases);
   const text = yamlStringify(valid);
   const asYaml = (v: unknown): string => {
     try {

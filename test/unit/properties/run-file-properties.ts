@@ -45,11 +45,9 @@ export function runFileProperties(scale: number): void {
       "should read any run file text and resolve each of its environments, or refuse it with exit 2",
       async () => {
         await fc.assert(
-          // GAP (another branch is changing lib/harness/run-file/read-run-file.ts): bad aliases are a ReferenceError
-          // from the YAML library's toJS, so exit 4 instead of 2. Shrunk: "a: *undefined_alias" ("Unresolved
-          // alias"), and the starter file with l0: &l0 ["lol" x 10], l1: &l1 [*l0 x 10], l2 and l3 likewise
-          // ("Excessive alias count"). Drop { badAliases: false } once read-run-file.ts refuses them.
-          fc.asyncProperty(yamlFileText(VALID_RUN_FILE, { badAliases: false }), async (text) => {
+          // Bad aliases included: an unresolved one, or an alias bomb, was a ReferenceError of the YAML library's toJS
+          // (exit 4) until lib/harness/parse-file-text.ts made it a refusal at the alias's line.
+          fc.asyncProperty(yamlFileText(VALID_RUN_FILE), async (text) => {
             const file = await files.write(text, "harness.yaml");
             const read = await settledOf(() => readRunFile(file), HarnessError);
             if (!read.ok) {
