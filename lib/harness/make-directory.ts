@@ -5,6 +5,7 @@
  */
 import { mkdir, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { EXIT, HarnessError } from "./exit-codes.ts";
 
 /** Why a folder cannot be made or written to: the part of the path at fault and the reason in words. */
 export class DirectoryError extends Error {
@@ -93,4 +94,19 @@ export async function checkDirectoryWritable(dir: string): Promise<void> {
     throw reasonOf(first, error);
   }
   await rmdir(first).catch(() => undefined);
+}
+
+/**
+ * Makes an output folder a command was given, or refuses it as bad usage (exit 2): "Failed to <what> in <dir>:
+ * <why>. Please give <flag> a folder the harness can create and write to."
+ */
+export async function makeOutputDirectory(dir: string, what: string, flag: string): Promise<void> {
+  await makeWritableDirectory(dir).catch((error: unknown) => {
+    throw error instanceof DirectoryError
+      ? new HarnessError(
+          `Failed to ${what} in ${dir}: ${error.reason}. Please give ${flag} a folder the harness can create and write to.`,
+          EXIT.usage,
+        )
+      : error;
+  });
 }

@@ -116,6 +116,17 @@ describe("harness k8s", () => {
     );
   });
 
+  it("should exit 2 naming the folder when --out cannot be made, before anything is bundled", async () => {
+    const result = await runHarnessProcess(["k8s", "smoke", "--base-url", "http://api:8080"], {
+      out: "/proc/forbidden/x",
+      timeoutMs: 20_000,
+    });
+    expect(result.exitCode, result.output).toBe(2);
+    expect(result.output).toMatch(
+      /^Failed to write the manifests in \/proc\/forbidden\/x: .*Please give --out a folder/m,
+    );
+  });
+
   it("should refuse to split the rate-limit scenario over runners", async () => {
     const result = await runHarnessProcess(["k8s", "rate-limit", "--base-url", "http://api:8080"], {
       timeoutMs: 60_000,

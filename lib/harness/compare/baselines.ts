@@ -8,7 +8,7 @@ import { access, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
-import { DirectoryError, makeDirectory } from "../make-directory.ts";
+import { makeOutputDirectory } from "../make-directory.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { SUMMARY_FILE } from "../reports/summary.ts";
 import { readRunSummary, writeReports } from "../reports/write-reports.ts";
@@ -97,14 +97,7 @@ export async function saveBaseline(
     savedFrom: path.resolve(runDir),
     digest,
   };
-  await makeDirectory(dir).catch((error: unknown) => {
-    throw error instanceof DirectoryError
-      ? new HarnessError(
-          `Failed to save the baseline in ${dir}: ${error.reason}. Please give --baselines-dir (HARNESS_BASELINES) a folder the harness can create and write to.`,
-          EXIT.usage,
-        )
-      : error;
-  });
+  await makeOutputDirectory(dir, "save the baseline", "--baselines-dir (HARNESS_BASELINES)");
   await writeFile(file, `${JSON.stringify(baseline)}\n`);
   return { file, baseline };
 }

@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
-import { DirectoryError, makeDirectory } from "../make-directory.ts";
+import { makeOutputDirectory } from "../make-directory.ts";
 import { REPORTS_DIR } from "../paths.ts";
 import { readRunSummary, writeReports } from "../reports/write-reports.ts";
 import { listBaselines, resolveComparable, saveBaseline, type ComparableRun } from "./baselines.ts";
@@ -55,14 +55,7 @@ async function writeComparison(
   candidate: ComparableRun,
   say: Say,
 ): Promise<void> {
-  await makeDirectory(outDir).catch((error: unknown) => {
-    throw error instanceof DirectoryError
-      ? new HarnessError(
-          `Failed to write the comparison to ${outDir}: ${error.reason}. Please give --out a folder the harness can create and write to.`,
-          EXIT.usage,
-        )
-      : error;
-  });
+  await makeOutputDirectory(outDir, "write the comparison", "--out");
   await writeFile(path.join(outDir, COMPARE_JSON), `${JSON.stringify(comparison, null, 2)}\n`);
   if (candidate.runDir !== undefined && path.resolve(outDir) === candidate.runDir) {
     // writeReports reads compare.json: report.html, junit.xml and metrics.prom get the comparison, and compare.md.

@@ -6,7 +6,8 @@
  * reports/write-reports.ts).
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { makeOutputDirectory } from "../make-directory.ts";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -84,6 +85,9 @@ export async function judgeK8sRun(request: JudgeRequest): Promise<JudgeOutcome> 
   }
   const startedAt = new Date();
   const k8sRun = await readK8sRun(request.manifests);
+  // The report folder before Prometheus is asked: one that cannot be made is bad usage (exit 2).
+  const runDir = path.resolve(request.outDir, k8sRun.name);
+  await makeOutputDirectory(runDir, "write the verdict", "--out");
   if (k8sRun.testId === undefined) {
     throw new HarnessError(
       `Failed to judge ${request.manifests}: its runners write to no Prometheus. Please write the manifests with --prometheus-rw.`,
@@ -132,8 +136,6 @@ export async function judgeK8sRun(request: JudgeRequest): Promise<JudgeOutcome> 
     verdict.verdict = "fail";
   }
   const exitCode: ExitCode = verdict.verdict === "pass" ? EXIT.pass : EXIT.failed;
-  const runDir = path.resolve(request.outDir, k8sRun.name);
-  await mkdir(runDir, { recursive: true });
   const finishedAt = new Date();
   const summary: RunSummary = {
     run: {

@@ -1,5 +1,6 @@
 /** `harness k8s <scenario>`: bundles the scenario and writes its k6-operator manifests (k6-operator-manifests.ts). */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { makeOutputDirectory } from "../make-directory.ts";
 import path from "node:path";
 import { bundleScenarios } from "../bundle.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
@@ -41,6 +42,8 @@ export async function writeK8sManifests(
       EXIT.usage,
     );
   }
+  // The folder first: one that cannot be made is bad usage, found before the bundle is built.
+  await makeOutputDirectory(outDir, "write the manifests", "--out");
   const bundle = (await bundleScenarios([request.scenario])).get(request.scenario) as string;
   const name = k8sName(request.name ?? `atd-${request.scenario}-${Date.now().toString(36)}`);
   const script = await readFile(bundle, "utf8");
@@ -52,7 +55,6 @@ export async function writeK8sManifests(
       EXIT.usage,
     );
   }
-  await mkdir(outDir, { recursive: true });
   const file = path.join(outDir, `${name}.yaml`);
   await writeFile(file, manifestsYaml(manifests));
   return file;
