@@ -32,7 +32,7 @@ import {
 } from "./cli-options.ts";
 import { applyRunFile, type AppliedRunFile } from "./run-file-options.ts";
 import type { CoverageLevel } from "../lib/harness/coverage.ts";
-import { keyFingerprint as fingerprint } from "../lib/harness/key-fingerprint.ts";
+import { keyFingerprint as fingerprint } from "../lib/contract/key-fingerprint.ts";
 import { dryRunLines, type DryRunPlan } from "../lib/harness/plan/dry-run.ts";
 import { checkBudget, checkRails, k6RpsCaps } from "../lib/harness/plan/rails.ts";
 import { referenceCatalogueFacts } from "../lib/harness/plan/reference-catalogue.ts";

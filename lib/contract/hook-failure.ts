@@ -4,6 +4,7 @@
  * or gives no answer (status 0) is a target that lacks what the contract requires (exit 3, target). Never by the
  * text of an error. Runtime-neutral; not exported from index.ts (only the hooks clients and the run need it).
  */
+import { keyFingerprint } from "./key-fingerprint.ts";
 import { TEST_HOOKS, type TestHookName } from "./test-hooks.ts";
 
 /** The hook cannot be used with this token. */
@@ -35,9 +36,23 @@ export function hookAdvice(hook: TestHookName, status: number): string {
   return "Please look at the service's log for why it refused.";
 }
 
+/**
+ * The hook's path or URL as it may be shown: an API key in it (`{apiKey}` of the template) as its fingerprint. The
+ * template is matched from the end, so a control URL with a path prefix is shown right too.
+ */
+export function shownHookPath(hook: TestHookName, pathOrUrl: string): string {
+  const template = TEST_HOOKS[hook].path.split("/");
+  if (!template.includes("{apiKey}")) return pathOrUrl;
+  const segments = pathOrUrl.split("/");
+  const offset = segments.length - template.length;
+  return segments
+    .map((segment, i) => (template[i - offset] === "{apiKey}" ? keyFingerprint(decodeURIComponent(segment)) : segment))
+    .join("/");
+}
+
 /** "the test hook inventory (GET /__control/inventory/…, required) answered 404 (not_found)" */
 export function describeHookAnswer(hook: TestHookName, path: string, status: number, code?: string): string {
   const spec = TEST_HOOKS[hook];
   const answer = status === 0 ? "gave no answer" : `answered ${status}${code ? ` (${code})` : ""}`;
-  return `the test hook ${hook} (${spec.method} ${path}, ${spec.level} by the contract) ${answer}`;
+  return `the test hook ${hook} (${spec.method} ${shownHookPath(hook, path)}, ${spec.level} by the contract) ${answer}`;
 }

@@ -47,7 +47,7 @@ import { harnessVersion } from "./paths.ts";
 import { exportMetrics } from "./reports/push-to-gateway.ts";
 import { junitReport } from "./reports/junit-report.ts";
 import { dashboardFile, JUNIT_FILE, writeReports } from "./reports/write-reports.ts";
-import { redactRunDirectory } from "./reports/redact-secrets.ts";
+import { redactRunDirectory, redactText, secretPattern } from "./reports/redact-secrets.ts";
 import {
   extensionVerdict,
   type ExtensionStart,
@@ -867,10 +867,10 @@ async function redactSecrets(
     const redacted = await redactRunDirectory(runDir, secrets);
     if (redacted.length === 0) return;
     say(`  redacted secrets from ${redacted.map((r) => `${r.file} (${String(r.count)})`).join(", ")}`);
+    // The verdict table on the terminal and summary.json come from the summary in memory: its text is redacted too.
+    Object.assign(summary, JSON.parse(redactText(JSON.stringify(summary), secretPattern(secrets)).text) as RunSummary);
     summary.run.redacted = redacted;
-    // summary.json itself may have been among them: it is written again from the in-memory summary, redacted.
     await writeSummary(runDir, summary);
-    await redactRunDirectory(runDir, secrets);
   } catch (error) {
     summary.errors.push(await unexpected(runDir, "redact secrets from the run directory", error));
   }

@@ -25,7 +25,13 @@ import {
   type HookLevel,
   type TestHookName,
 } from "../contract/index.ts";
-import { HOOK_ABSENT_STATUSES, describeHookAnswer, hookAdvice, hookUnusable } from "../contract/hook-failure.ts";
+import {
+  HOOK_ABSENT_STATUSES,
+  describeHookAnswer,
+  hookAdvice,
+  hookUnusable,
+  shownHookPath,
+} from "../contract/hook-failure.ts";
 
 /** An optional hook a service lacks answers like a path it lacks: not a failed request of the run. */
 const ABSENT_IS_EXPECTED = http.expectedStatuses({ min: 200, max: 399 }, 429, ...HOOK_ABSENT_STATUSES);
@@ -56,7 +62,8 @@ export class HookError extends Error {
     this.hook = hook;
     this.level = spec.level;
     this.method = spec.method;
-    this.path = path;
+    // Logged as the failure's marker and read back by the harness: an API key in it only as its fingerprint.
+    this.path = shownHookPath(hook, path);
     this.status = status;
     this.code = code;
   }

@@ -13,6 +13,7 @@ import {
   parseHookFailures,
 } from "../../lib/harness/hook-failures.ts";
 import { HookStatusError, HookUnreachableError } from "../../lib/harness/hooks/hooks-client.ts";
+import { shownHookPath } from "../../lib/contract/hook-failure.ts";
 
 const missingClock: HookFailure = {
   hook: "clock",
@@ -39,6 +40,18 @@ describe("hook failures of a run", () => {
     expect(hookFailuresExitCode([missingClock])).toBe(EXIT.target);
     expect(hookFailuresExitCode([{ ...missingClock, status: 0 }])).toBe(EXIT.target);
     expect(hookFailuresExitCode([missingClock, { ...missingClock, status: 401 }])).toBe(EXIT.usage);
+  });
+
+  it("should show an API key in a hook's path or URL only as its fingerprint", () => {
+    expect(shownHookPath("partner", "/__control/partners/partner-key-0042")).toBe("/__control/partners/…0042");
+    expect(shownHookPath("partnerSet", "http://127.0.0.1:9/ctl/__control/partners/a%20key%2F1234")).toBe(
+      "http://127.0.0.1:9/ctl/__control/partners/…1234",
+    );
+    const error = new HookUnreachableError("partner", "GET", "http://h/__control/partners/partner-key-0042", "x");
+    expect(error.message).not.toContain("partner-key");
+    expect(shownHookPath("inventory", "/__control/inventory/abc/2026-01-01")).toBe(
+      "/__control/inventory/abc/2026-01-01",
+    );
   });
 
   it("should say what happened and what to do, naming the hook", () => {

@@ -20,6 +20,7 @@ import {
   type TestHookName,
   type TestHookRequest,
 } from "../../contract/index.ts";
+import { shownHookPath } from "../../contract/hook-failure.ts";
 import { hookOf } from "../../contract/hook-of.ts";
 import { testHooksDocument } from "../../contract/openapi.ts";
 import { AnswerValidator } from "../openapi-validation.ts";
@@ -77,7 +78,7 @@ export class HookUnreachableError extends HookError {
   /** The most telling part of the failure: a system error code such as ECONNREFUSED, or "no answer in time". */
   readonly reason: string;
   constructor(hook: TestHookName, method: string, url: string, reason: string) {
-    super(hook, method, url, `control API ${method} ${url} (${hook}) gave no answer: ${reason}`);
+    super(hook, method, url, `control API ${method} ${shownHookPath(hook, url)} (${hook}) gave no answer: ${reason}`);
     this.name = "HookUnreachableError";
     this.reason = reason;
   }
@@ -102,7 +103,7 @@ export class HookStatusError extends HookError {
       exchange.hook,
       exchange.method,
       exchange.url,
-      `control API ${exchange.method} ${exchange.url} (${exchange.hook}) answered ${exchange.status}${code === undefined ? "" : ` (${code})`}: ${exchange.text.slice(0, 200)}`,
+      `control API ${exchange.method} ${shownHookPath(exchange.hook, exchange.url)} (${exchange.hook}) answered ${exchange.status}${code === undefined ? "" : ` (${code})`}: ${exchange.text.slice(0, 200)}`,
     );
     this.name = "HookStatusError";
     this.status = exchange.status;
@@ -123,7 +124,7 @@ export class HookAnswerError extends HookError {
       exchange.hook,
       exchange.method,
       exchange.url,
-      `control API ${exchange.method} ${exchange.url} (${exchange.hook}) answered ${exchange.status} with an answer the contract does not allow: ${problems.slice(0, 3).join("; ")}`,
+      `control API ${exchange.method} ${shownHookPath(exchange.hook, exchange.url)} (${exchange.hook}) answered ${exchange.status} with an answer the contract does not allow: ${problems.slice(0, 3).join("; ")}`,
     );
     this.name = "HookAnswerError";
     this.status = exchange.status;

@@ -4,7 +4,7 @@
  * convenience, from the reference service's optional partner listing, and says so), runs HooksCheck and prints its
  * table: exit 0 when every required hook passed, 1 naming those that did not.
  */
-import { keyFingerprint } from "../key-fingerprint.ts";
+import { keyFingerprint } from "../../contract/key-fingerprint.ts";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
 import { readKeysFile } from "../run-settings.ts";
 import { parseListen } from "../webhooks/listen-address.ts";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { Transform, Writable, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
-import { keyFingerprint } from "../key-fingerprint.ts";
+import { keyFingerprint } from "../../contract/key-fingerprint.ts";
 
 export interface Redaction {
   /** The file, relative to the run directory. */

@@ -21,7 +21,7 @@ import path from "node:path";
 import { RESERVED_BOOKING_LIFETIME_SECONDS } from "../../contract/index.ts";
 import { DEFAULT_SLO, type SloTable } from "../../contract/slo.ts";
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
-import { keyFingerprint } from "../key-fingerprint.ts";
+import { keyFingerprint } from "../../contract/key-fingerprint.ts";
 import { churnExpectations } from "../churn/webhook-expectations.ts";
 import { harnessErrorOf } from "../hook-failures.ts";
 import type { HooksClient } from "../hooks/hooks-client.ts";
