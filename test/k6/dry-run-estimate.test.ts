@@ -9,7 +9,8 @@ import { runHarnessProcess } from "./harness-process.ts";
 const TOLERANCE = 0.05;
 
 describe("the dry run's request estimate against real runs", () => {
-  it.each([
+  // Concurrent: request counts do not depend on the machine's load, and each run mostly waits.
+  it.concurrent.each([
     ["partner-mix", "20s"],
     ["smoke", "10s"],
   ])("should estimate a %s run (smoke profile, %s) within 5% of the requests it sends", async (scenario, duration) => {
