@@ -114,8 +114,11 @@ export const s = {
  */
 export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
-/** ISO 8601 in UTC (docs/contract-gaps.md, Formats). */
-export const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?Z$";
+/**
+ * ISO 8601 in UTC (docs/contract-gaps.md, Formats): extended format, to the minute, the second or any fraction of
+ * it, with the UTC designator Z or the zero offset +00:00 (the same instant; -00:00 is no ISO 8601 offset).
+ */
+export const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|\\+00:00)$";
 /** Money as a decimal string. */
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 export const TIMESLOT_PATTERN = "^\\d{2}:\\d{2}$";
