@@ -105,7 +105,9 @@ export function wireReply(choices: WireChoices, endpoint: string | undefined, re
     if (varied !== data) top = { ...body, data: varied };
   }
   const { contentType: _json, ...rest } = reply;
-  return { ...rest, body: rewrite(choices, top, { depth: 0, nestedKeys: success && choices.extraKeys, item: false }) };
+  // A resource's nested objects only: not the self-descriptions or the OpenAPI document.
+  const nestedKeys = success && choices.extraKeys && endpoint !== undefined;
+  return { ...rest, body: rewrite(choices, top, { depth: 0, nestedKeys, item: false }) };
 }
 
 /** wire-optional-keys-omitted: a key the booking detail may leave out is left out rather than written null. */

@@ -76,7 +76,8 @@ describe("the HTTP variations", () => {
     expect(gzipped.bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     expect(Number(gzipped.header("Content-Length"))).toBe(gzipped.bytes.length);
     expect(gzipped.json).toEqual((await raw(both.plain, path, { "Accept-Encoding": "gzip" })).json);
-    for (const refused of [{}, { "Accept-Encoding": "gzip;q=0, *" }, { "Accept-Encoding": "br" }]) {
+    const refusals: Record<string, string>[] = [{}, { "Accept-Encoding": "gzip;q=0, *" }, { "Accept-Encoding": "br" }];
+    for (const refused of refusals) {
       const plain = await raw(both.varied, path, refused);
       expect(plain.header("Content-Encoding"), JSON.stringify(refused)).toBeUndefined();
       expect(plain.json.data.uuid).toBe(productOf(both.varied));
