@@ -150,9 +150,10 @@ describe("the wire-format variations", () => {
     const path = `/v2/products/${productOf(both.plain)}`;
     const varied = await raw(both.varied, path);
     const plain = await raw(both.plain, path);
-    expect(Object.keys(varied.json)).toEqual(Object.keys(plain.json).reverse());
-    expect(Object.keys(varied.json.data)).toEqual(Object.keys(plain.json.data).reverse());
-    expect(Object.keys(varied.json.data.locations[0])).toEqual(Object.keys(plain.json.data.locations[0]).reverse());
+    const keysOf = (value: unknown) => Object.keys(value as object);
+    expect(keysOf(varied.json)).toEqual(keysOf(plain.json).reverse());
+    expect(keysOf(varied.json.data)).toEqual(keysOf(plain.json.data).reverse());
+    expect(keysOf(varied.json.data.locations[0])).toEqual(keysOf(plain.json.data.locations[0]).reverse());
     expect(varied.text.startsWith('{"links":')).toBe(true);
     expect(varied.json).toEqual(plain.json);
   });
@@ -166,10 +167,8 @@ describe("the wire-format variations", () => {
     expect(plain.adultParityPrice).toMatch(/^\d+\.\d\d$/);
     expect(varied.adultParityPrice).toBe(String(Number(plain.adultParityPrice)));
     expect(varied.recommendedMarkup).toBe("15");
-    const shortest = Object.values(
-      (await raw(both.varied, `/v2/products?per_page=50`)).json.data.map((p: { basePrice: string }) => p.basePrice),
-    );
-    expect(shortest.every((price) => /^\d+(\.\d?[1-9])?$/.test(String(price)))).toBe(true);
+    const products = (await raw(both.varied, `/v2/products?per_page=50`)).json.data as { basePrice: string }[];
+    expect(products.every((p) => /^\d+(\.\d?[1-9])?$/.test(p.basePrice))).toBe(true);
   });
 
   it("should leave out the booking detail's null keys but partner_reference under wire-optional-keys-omitted", async () => {
@@ -193,7 +192,9 @@ describe("the wire-format variations", () => {
     const t = await withSeats(svc, pickType(svc));
     const detail = (await api(svc, `/v2/bookings/${await book(svc, t)}`)).body.data;
     expect(detail.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
-    expect(Date.parse(detail.createdAt)).toBe(svc.state.bookings.store.byUuid.get(detail.uuid)?.createdAt);
+    expect(Date.parse(String(detail.createdAt))).toBe(
+      svc.state.bookings.store.byUuid.get(String(detail.uuid))?.createdAt,
+    );
     // Seeded times are whole seconds: no fraction at all, as Python's isoformat writes them.
     expect((await api(svc, `/v2/products/${productOf(svc)}`)).body.data.updatedAt).toMatch(/:\d\d\+00:00$/);
     expect((await api(svc, "/v2/nowhere")).body.timestamp).toMatch(/\+00:00$/);
@@ -220,7 +221,9 @@ describe("the wire-format variations", () => {
       const ms = parseInt(uuid.replaceAll("-", "").slice(0, 12), 16);
       expect(Math.abs(ms - svc.state.now())).toBeLessThan(60_000);
     }
-    const codes = await Promise.all(uuids.map(async (u) => (await api(svc, `/v2/bookings/${u}`)).body.data.code));
+    const codes = await Promise.all(
+      uuids.map(async (u) => String((await api(svc, `/v2/bookings/${u}`)).body.data.code)),
+    );
     expect(new Set(codes).size).toBe(2);
     await api(svc, `/v2/bookings/${uuids[0] ?? ""}/confirm`, { method: "PUT" });
     const vouchers = (await api(svc, `/v2/bookings/${uuids[0] ?? ""}/vouchers`)).body.data;
