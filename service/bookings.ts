@@ -6,7 +6,6 @@
  * see a half-applied booking and a confirm race on the last seat has exactly one winner. The defects
  * booking-oversell-race and booking-double-confirm put an await back in on purpose.
  */
-import { randomUUID } from "node:crypto";
 import {
   ALTERNATIVES_LOOKAHEAD,
   ERROR_CODES,
@@ -124,11 +123,12 @@ export class BookingService {
     >,
   ): Booking {
     const now = this.#state.now();
-    const uuid = randomUUID();
+    const uuid = this.#state.newUuid();
     const booking: Booking = {
       ...b,
       uuid,
-      code: `ATD-${uuid.slice(0, 8).toUpperCase()}`,
+      // The random end of the uuid: a version 7's start is its time, the same for bookings made within a minute.
+      code: `ATD-${uuid.slice(-8).toUpperCase()}`,
       status: "reserved",
       cancellationRequestStatus: null,
       holding: true,
@@ -396,7 +396,7 @@ export class BookingService {
 
   #issueVouchers(b: Booking): void {
     const now = this.#state.now();
-    const voucher: Voucher = { uuid: randomUUID(), generatedAt: now, downloadedAt: null };
+    const voucher: Voucher = { uuid: this.#state.newUuid(), generatedAt: now, downloadedAt: null };
     b.vouchers.push(voucher);
     this.store.vouchers.set(voucher.uuid, { booking: b, voucher });
     this.#emit(b, "booking_tickets_updated", { vouchers: b.vouchers.map((v) => v.uuid) });

@@ -329,13 +329,13 @@ export interface Catalogue {
   unavailableProducts: number;
 }
 
-export function generateCatalogue(seed: number, count: number, baseDay: number): Catalogue {
+export function generateCatalogue(seed: number, count: number, baseDay: number, uuidVersion: 4 | 7 = 4): Catalogue {
   const products: Product[] = [];
   const productTypes: ProductType[] = [];
   const productsByUuid = new Map<string, Product>();
   const productTypesByUuid = new Map<string, ProductType>();
-  const kindUuids = PRODUCT_KINDS.map((_, i) => uuidFrom(seed, UUID_KIND.kind, i));
-  const categoryUuids = CATEGORIES.map((_, i) => uuidFrom(seed, UUID_KIND.category, i));
+  const kindUuids = PRODUCT_KINDS.map((_, i) => uuidFrom(seed, UUID_KIND.kind, i, uuidVersion));
+  const categoryUuids = CATEGORIES.map((_, i) => uuidFrom(seed, UUID_KIND.category, i, uuidVersion));
   let optionIndex = 0;
   for (let i = 0; i < count; i++) {
     const h = hash(seed, 11, i);
@@ -346,7 +346,7 @@ export function generateCatalogue(seed: number, count: number, baseDay: number):
     const title = `${pick(ADJECTIVES, hash(seed, 15, i))} ${pick(NOUNS, hash(seed, 16, i))} in ${city.name}`;
     const product: Product = {
       index: i,
-      uuid: uuidFrom(seed, UUID_KIND.product, i),
+      uuid: uuidFrom(seed, UUID_KIND.product, i, uuidVersion),
       title,
       description: `${title}: a seeded product of the reference catalogue (#${i + 1}).`,
       kind,
@@ -381,13 +381,13 @@ export function generateCatalogue(seed: number, count: number, baseDay: number):
         const o = optionIndex++;
         const isSelect = hash(seed, 300, o) % 3 !== 0;
         options.push({
-          uuid: uuidFrom(seed, UUID_KIND.option, o),
+          uuid: uuidFrom(seed, UUID_KIND.option, o, uuidVersion),
           name: isSelect ? pick(["Pickup point", "Meal choice", "Language"], hash(seed, 301, o)) : "Passport name",
           type: isSelect ? "select" : "text",
           required: hash(seed, 302, o) % 2 === 0,
           values: isSelect
             ? [0, 1, 2].map((v) => ({
-                uuid: uuidFrom(seed, UUID_KIND.optionValue, o * 3 + v),
+                uuid: uuidFrom(seed, UUID_KIND.optionValue, o * 3 + v, uuidVersion),
                 label: `Choice ${v + 1}`,
                 price: v === 0 ? 0 : (hash(seed, 303 + v, o) % 20) * 50,
               }))
@@ -396,7 +396,7 @@ export function generateCatalogue(seed: number, count: number, baseDay: number):
       }
       const productType: ProductType = {
         index,
-        uuid: uuidFrom(seed, UUID_KIND.productType, index),
+        uuid: uuidFrom(seed, UUID_KIND.productType, index, uuidVersion),
         product,
         title: pick(TYPE_TITLES, g(7)),
         description: `Product type ${t + 1} of "${title}".`,

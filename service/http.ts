@@ -1,5 +1,6 @@
 /** Small HTTP plumbing shared by the API and control listeners: errors, replies, bodies, routing. */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import { ERROR_CODES, type Link } from "../lib/contract/index.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -63,8 +64,31 @@ export function errorBody(
   };
 }
 
-/** Writes a reply with Content-Length; JSON unless the body is a Buffer or string with its own content type. */
-export function send(res: ServerResponse, reply: Reply, extraHeaders?: Record<string, string | number>): void {
+/**
+ * How an answer is framed and labelled on the wire where the contract leaves it open (the http-* variations of
+ * service/variations/); the default is Content-Length, no content coding, the header names as written here.
+ */
+export interface WireOptions {
+  /** Compress with gzip (the request's Accept-Encoding accepted it): Content-Encoding and Vary say so. */
+  gzip: boolean;
+  /** Transfer-Encoding: chunked, the body in more than one chunk, no Content-Length. */
+  chunked: boolean;
+  /** Header names in lower case. */
+  lowerCaseHeaders: boolean;
+  /** `application/json; charset=utf-8` for JSON. */
+  jsonCharset: boolean;
+}
+
+/**
+ * Writes a reply, with Content-Length unless `wire` says otherwise; JSON unless the body is a Buffer or string with its
+ * own content type.
+ */
+export function send(
+  res: ServerResponse,
+  reply: Reply,
+  extraHeaders?: Record<string, string | number>,
+  wire?: WireOptions,
+): void {
   let payload: string | Buffer;
   let contentType: string;
   if (Buffer.isBuffer(reply.body) || typeof reply.body === "string") {
@@ -74,14 +98,68 @@ export function send(res: ServerResponse, reply: Reply, extraHeaders?: Record<st
     payload = JSON.stringify(reply.body);
     contentType = reply.contentType ?? "application/json";
   }
+  if (wire === undefined) {
+    res.writeHead(reply.status, {
+      "Content-Type": contentType,
+      "Content-Length": Buffer.byteLength(payload),
+      ...extraHeaders,
+      ...reply.headers,
+    });
+    res.end(payload);
+    return;
+  }
+  sendAsVaried(res, reply, { contentType, payload, extraHeaders, wire });
+}
+
+function sendAsVaried(
+  res: ServerResponse,
+  reply: Reply,
+  answer: {
+    contentType: string;
+    payload: string | Buffer;
+    extraHeaders: Record<string, string | number> | undefined;
+    wire: WireOptions;
+  },
+): void {
+  const { contentType, extraHeaders, wire } = answer;
+  const bytes = wire.gzip ? gzipSync(answer.payload) : Buffer.from(answer.payload);
   const headers: Record<string, string | number> = {
-    "Content-Type": contentType,
-    "Content-Length": Buffer.byteLength(payload),
+    "Content-Type":
+      wire.jsonCharset && contentType === "application/json" ? `${contentType}; charset=utf-8` : contentType,
+    ...(wire.chunked ? {} : { "Content-Length": bytes.length }),
+    ...(wire.gzip ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
     ...extraHeaders,
     ...reply.headers,
   };
-  res.writeHead(reply.status, headers);
-  res.end(payload);
+  const named = wire.lowerCaseHeaders
+    ? Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
+    : headers;
+  res.writeHead(reply.status, named);
+  if (!wire.chunked) {
+    res.end(bytes);
+    return;
+  }
+  // Without Content-Length, Node frames HTTP/1.1 answers as chunks: one per write.
+  const half = Math.ceil(bytes.length / 2);
+  res.write(bytes.subarray(0, half));
+  res.end(bytes.subarray(half));
+}
+
+/**
+ * Whether an Accept-Encoding value accepts gzip (RFC 9110 12.5.3): gzip, x-gzip or `*` with a weight above 0, unless
+ * gzip itself is given weight 0.
+ */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (acceptEncoding === undefined) return false;
+  let wildcard = false;
+  for (const part of acceptEncoding.split(",")) {
+    const [coding = "", ...params] = part.split(";").map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith("q="));
+    const accepted = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === "gzip" || coding === "x-gzip") return accepted;
+    if (coding === "*") wildcard = accepted;
+  }
+  return wildcard;
 }
 
 /** How much of an oversized body is drained before the 413 is sent; a larger one is answered at once and cut off. */

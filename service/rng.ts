@@ -27,14 +27,33 @@ function hex8(n: number): string {
   );
 }
 
-/** A version-4-shaped UUID derived from (seed, kind, index): stable across runs. */
-export function uuidFrom(seed: number, kind: number, index: number): string {
+/**
+ * A UUID derived from (seed, kind, index): stable across runs. Version 4's shape by default; version 7's (RFC 9562
+ * 5.7) under wire-uuids-v7, its Unix-millisecond prefix also derived, within 2023 to 2025.
+ */
+export function uuidFrom(seed: number, kind: number, index: number, version: 4 | 7 = 4): string {
   const a = hex8(hash(seed, kind, index, 1));
   const b = hex8(hash(seed, kind, index, 2));
   const c = hex8(hash(seed, kind, index, 3));
   const d = hex8(hash(seed, kind, index, 4));
   const variant = ((parseInt(c.charAt(0), 16) & 3) | 8).toString(16);
-  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+  const tail = `${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+  if (version === 7)
+    return uuidV7(V7_SEEDED_FROM_MS + (hash(seed, kind, index, 5) % V7_SEEDED_SPAN_MS), `${b}${c}${d}`);
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${tail}`;
+}
+
+const V7_SEEDED_FROM_MS = Date.UTC(2023, 0, 1);
+const V7_SEEDED_SPAN_MS = 3 * 365 * 86_400_000;
+
+/**
+ * A version-7 UUID (RFC 9562 5.7): 48 bits of Unix time in ms, the version 7, 12 bits, the variant 10, 62 bits; the 74
+ * bits after the time are taken from `randomHex` (at least 19 hex digits).
+ */
+export function uuidV7(unixMs: number, randomHex: string): string {
+  const time = Math.max(0, Math.floor(unixMs)).toString(16).padStart(12, "0").slice(-12);
+  const variant = ((parseInt(randomHex.charAt(3), 16) & 3) | 8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomHex.slice(0, 3)}-${variant}${randomHex.slice(4, 7)}-${randomHex.slice(7, 19)}`;
 }
 
 /** Picks from a list by a hash value. */

@@ -1,4 +1,5 @@
 /** Everything the service knows, in one object: catalogue, inventory, partners, bookings, clock, limiter, switches. */
+import { randomBytes, randomUUID } from "node:crypto";
 import { generateCatalogue, type Catalogue, type Product } from "./catalogue.ts";
 import { VirtualClock } from "./clock.ts";
 import { dayOf } from "./dates.ts";
@@ -8,7 +9,7 @@ import { Inventory } from "./inventory.ts";
 import type { ServiceOptions } from "./options.ts";
 import { seedPartners, type Partner } from "./partners.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { Prng } from "./rng.ts";
+import { Prng, uuidV7 } from "./rng.ts";
 import { BookingService } from "./bookings.ts";
 import { Webhooks } from "./webhooks.ts";
 
@@ -64,12 +65,23 @@ export class ServiceState {
     });
     for (const name of options.defects) this.defects.set(name, true);
     if (options.faults !== null) this.faults = options.faults;
-    this.catalogue = generateCatalogue(this.seed, options.products, dayOf(this.clock.now()));
+    this.catalogue = generateCatalogue(this.seed, options.products, dayOf(this.clock.now()), this.uuidVersion());
     this.inventory = new Inventory(this.seed);
     this.partners = seedPartners(this.options.keyPrefix, this.options.seed);
     this.random = new Prng(this.seed);
     this.webhooks = new Webhooks(this.defects, () => this.clock.timeScale);
     this.bookings = new BookingService(this, this.webhooks);
+  }
+
+  /** The UUID version of identifiers: 7 under wire-uuids-v7 (RFC 9562 5.7), else 4. */
+  uuidVersion(): 4 | 7 {
+    return this.variations.on("wire-uuids-v7") ? 7 : 4;
+  }
+
+  /** A new identifier of something made at run time (a booking, a voucher), of uuidVersion(). */
+  newUuid(): string {
+    if (this.uuidVersion() === 4) return randomUUID();
+    return uuidV7(this.now(), randomBytes(10).toString("hex"));
   }
 
   /** Virtual now (ms). */
@@ -86,7 +98,7 @@ export class ServiceState {
   reset(seed: number): void {
     this.seed = seed;
     this.clock.reset(this.options.timeScale);
-    this.catalogue = generateCatalogue(seed, this.options.products, dayOf(this.clock.now()));
+    this.catalogue = generateCatalogue(seed, this.options.products, dayOf(this.clock.now()), this.uuidVersion());
     this.inventory = new Inventory(seed);
     // Keys follow the start seed, not this one: the keys file written at start stays true after any reset.
     this.partners = seedPartners(this.options.keyPrefix, this.options.seed);

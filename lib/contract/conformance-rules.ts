@@ -124,7 +124,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2; contract-gaps.md Formats",
     statement: "Identifiers (`uuid`) are UUID strings.",
     check:
-      "Every `uuid` and `*Uuid` value of the answers (records, list items, voucher files) matches the UUID pattern of lib/contract/schema.ts.",
+      "Every `uuid` and `*Uuid` value of the answers (records, list items, voucher files), however deep, matches the UUID pattern of lib/contract/schema.ts (any version, either case); `uuid` and `typeUuid` are never null, any other `*Uuid` key may be (nothing to identify).",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -144,7 +144,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "decisions.md Wire format: Dates YYYY-MM-DD; contract-gaps.md Formats",
     statement: "Timestamps are ISO 8601 in UTC.",
     check:
-      "Timestamps (the product detail's updatedAt, the error envelope's timestamp) are ISO 8601 in UTC, with a Z, and a real time. Under load, every `timestamp`, `createdAt`, `updatedAt` and `generatedAt` of the sampled answers, however deep (null aside).",
+      "Timestamps (the product detail's updatedAt, the error envelope's timestamp) are ISO 8601 in UTC, with Z or +00:00, to the minute, the second or any fraction, and a real time. Under load, every `timestamp`, `createdAt`, `updatedAt` and `generatedAt` of the sampled answers, however deep (null aside).",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,

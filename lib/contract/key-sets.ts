@@ -177,6 +177,14 @@ export const BOOKING_DETAIL_FORBIDDEN_KEYS = [
 
 export const VOUCHER_FILE_KEYS = ["uuid", "generatedAt", "downloadedAt", "links"] as const;
 
+/**
+ * The identifier keys spec Part 2 names in answers: a resource's `uuid` and the product's `typeUuid` (2.1, 2.2). Each
+ * holds a UUID, never null. Any other `...Uuid` key (an extra key of an open key set: a booking's `timeslotUuid`) may
+ * be null where there is nothing to identify: a null is no identifier, and not a malformed one
+ * (docs/contract-gaps.md, Formats).
+ */
+export const IDENTIFIER_KEYS = ["uuid", "typeUuid"] as const;
+
 export const CUSTOMER_KEYS = ["firstName", "lastName", "salutation", "email", "phone"] as const;
 
 export const ERROR_KEYS = ["code", "message", "http_code"] as const;

@@ -24,7 +24,7 @@ import {
 } from "./key-sets.ts";
 import { PAGINATION, PRICE_CALENDAR_MAX_MONTHS, RATE_LIMIT } from "./limits.ts";
 import { BOOKING_REQUEST_LIMITS, LANGUAGES, PRODUCT_SORTS } from "./reference-values.ts";
-import { s, wire, type JsonSchema } from "./schema.ts";
+import { UUID_PATTERN, s, wire, type JsonSchema } from "./schema.ts";
 import { TEST_HOOKS, TEST_HOOK_NAMES, TEST_HOOK_SCHEMAS, type TestHookName } from "./test-hooks.ts";
 import { BOOKING_STATUSES } from "./types.ts";
 
@@ -70,6 +70,14 @@ export function pathParameters(template: string): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 
 const NOT_SHOWN = "Type not shown by the spec (2.12).";
+
+/**
+ * In an open key set, a key the contract does not name but that ends in `Uuid` holds a UUID, or null when there is
+ * nothing to identify (lib/contract/freedoms/wire-format.ts, wire-format-nullable-identifiers).
+ */
+const NULLABLE_IDENTIFIERS = {
+  Uuid$: s.nullable(wire.uuid(), { description: "A UUID, or null when there is nothing to identify." }).json,
+};
 
 interface KeySetOptions {
   exact: boolean;
@@ -137,7 +145,9 @@ const PATH_PARAMETER_DOCS: Readonly<Record<string, string>> = {
 };
 
 function pathParameter(name: string): Json {
-  const schema = name === "date" ? wire.date().json : name === "apiKey" ? s.string().json : wire.uuid().json;
+  // The identifier a path names is the one the service wrote, so what the service may write is no input's concern.
+  const uuid = s.string({ format: "uuid", pattern: UUID_PATTERN }).json;
+  const schema = name === "date" ? wire.date().json : name === "apiKey" ? s.string().json : uuid;
   return { name, in: "path", required: true, description: PATH_PARAMETER_DOCS[name] ?? name, schema };
 }
 
@@ -427,7 +437,7 @@ export function partnerApiDocument(): OpenApiDocument {
     createdAt: wire.timestamp().json,
     validFrom: wire.date().json,
     validThrough: wire.date().json,
-    basePrice: wire.decimal({ description: "Money as a decimal string (docs/contract-gaps.md, Formats)." }).json,
+    basePrice: wire.decimal().json,
     currency: wire.currency().json,
     typeName: s.string().json,
     typeUuid: wire.uuid().json,
@@ -486,11 +496,19 @@ export function partnerApiDocument(): OpenApiDocument {
     partner_reference: s.nullable(s.string()).json,
   };
   const BookingListItem = keySet(BOOKING_LIST_ITEM_KEYS, bookingTyped, { exact: true, description: "Spec 2.7." });
-  const BookingDetail = keySet(BOOKING_DETAIL_REQUIRED_KEYS, bookingTyped, {
-    exact: false,
-    forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
-    description: "Spec 2.8 names only some keys of the booking detail: these must be there, the forbidden ones not.",
-  });
+  const BookingDetail = {
+    ...keySet(BOOKING_DETAIL_REQUIRED_KEYS, bookingTyped, {
+      exact: false,
+      forbidden: BOOKING_DETAIL_FORBIDDEN_KEYS,
+      description:
+        "Spec 2.8 names only some keys of the booking detail: these must be there, the forbidden ones not. The key set " +
+        "is open (spec 2.12): other keys may hold anything, a key without a value may be null or left out, and a " +
+        "`...Uuid` key holds a UUID or null. The reference service adds code, cancellationRequestStatus, createdAt, " +
+        "updatedAt, expiresAt, productUuid, productTypeUuid, date, timeslot, children, seniors, infants, customer, " +
+        "totalAmount, currency and links, null where they have no value.",
+    }),
+    patternProperties: NULLABLE_IDENTIFIERS,
+  };
   const VoucherFile = keySet(
     VOUCHER_FILE_KEYS,
     {
@@ -508,14 +526,21 @@ export function partnerApiDocument(): OpenApiDocument {
       allowedCountries: s.array(s.string(), reference),
       excludedCountries: s.array(s.string(), reference),
     },
-    { description: "Spec 4.1: the partner's origin restrictions; the shape is not shown (2.12)." },
+    {
+      description:
+        "Spec 4.1: the partner's origin restrictions; the shape is not shown (2.12): other keys may hold anything, " +
+        "and a `...Uuid` key holds a UUID or null.",
+      patternProperties: NULLABLE_IDENTIFIERS,
+    },
   );
   const Config = s.object(
     {},
     {},
     {
       description:
-        "Spec 4.4: languages, currencies, locations, other items and the image base address; structure not shown (2.12).",
+        "Spec 4.4: languages, currencies, locations, other items and the image base address; structure not shown " +
+        "(2.12): other keys may hold anything, and a `...Uuid` key holds a UUID or null.",
+      patternProperties: NULLABLE_IDENTIFIERS,
     },
   );
   const SelfDescription = s.object(

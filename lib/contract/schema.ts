@@ -114,18 +114,44 @@ export const s = {
  */
 export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
-/** ISO 8601 in UTC (docs/contract-gaps.md, Formats). */
-export const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?Z$";
+/**
+ * ISO 8601 in UTC (docs/contract-gaps.md, Formats): extended format, to the minute, the second or any fraction of
+ * it, with the UTC designator Z or the zero offset +00:00 (the same instant; -00:00 is no ISO 8601 offset).
+ */
+export const TIMESTAMP_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|\\+00:00)$";
 /** Money as a decimal string. */
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 export const TIMESLOT_PATTERN = "^\\d{2}:\\d{2}$";
 export const CURRENCY_PATTERN = "^[A-Z]{3}$";
 
+/**
+ * What the patterns allow and the reference service writes, said where a document uses them (the freedoms of
+ * lib/contract/freedoms/wire-format.ts). `format` is an annotation here (RFC 3339's date-time asks for seconds, which
+ * ISO 8601 does not): the pattern is the rule.
+ */
+export const WIRE_FORM_DESCRIPTIONS = {
+  uuid: "A UUID of any version, in either case (RFC 9562 4). The reference service writes version 4 in lower case.",
+  timestamp:
+    "ISO 8601 in UTC: Z or +00:00, to the minute, the second or any fraction of it (docs/contract-gaps.md, Formats). " +
+    "The reference service writes milliseconds with Z.",
+  decimal:
+    "Money as a decimal string, with any number of decimals (docs/contract-gaps.md, Formats). The reference service " +
+    "writes two.",
+} as const;
+
 export const wire = {
-  uuid: (keywords: Keywords = {}) => s.string({ format: "uuid", pattern: UUID_PATTERN, ...keywords }),
+  uuid: (keywords: Keywords = {}) =>
+    s.string({ format: "uuid", pattern: UUID_PATTERN, description: WIRE_FORM_DESCRIPTIONS.uuid, ...keywords }),
   date: (keywords: Keywords = {}) => s.string({ format: "date", pattern: DATE_PATTERN, ...keywords }),
-  timestamp: (keywords: Keywords = {}) => s.string({ format: "date-time", pattern: TIMESTAMP_PATTERN, ...keywords }),
-  decimal: (keywords: Keywords = {}) => s.string({ pattern: DECIMAL_PATTERN, ...keywords }),
+  timestamp: (keywords: Keywords = {}) =>
+    s.string({
+      format: "date-time",
+      pattern: TIMESTAMP_PATTERN,
+      description: WIRE_FORM_DESCRIPTIONS.timestamp,
+      ...keywords,
+    }),
+  decimal: (keywords: Keywords = {}) =>
+    s.string({ pattern: DECIMAL_PATTERN, description: WIRE_FORM_DESCRIPTIONS.decimal, ...keywords }),
   timeslot: (keywords: Keywords = {}) => s.string({ pattern: TIMESLOT_PATTERN, description: "HH:MM", ...keywords }),
   currency: (keywords: Keywords = {}) => s.string({ pattern: CURRENCY_PATTERN, ...keywords }),
 };

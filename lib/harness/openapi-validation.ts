@@ -70,8 +70,16 @@ export class AnswerValidator {
     }
     this.#document = document;
     // Formats are annotations here: the documents carry a pattern wherever the contract fixes a format.
-    // strictRequired is Ajv's style rule against `anyOf: [{required: [x]}]` (at least one of), valid JSON Schema.
-    this.#ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, validateFormats: false });
+    // strictRequired is Ajv's style rule against `anyOf: [{required: [x]}]` (at least one of), valid JSON Schema;
+    // allowMatchingProperties lets a listed key also match a patternProperties pattern (both apply): an open key set's
+    // nullable identifiers (`Uuid$`) beside a key it types itself.
+    this.#ajv = new Ajv2020({
+      strict: true,
+      strictRequired: false,
+      allowMatchingProperties: true,
+      allErrors: true,
+      validateFormats: false,
+    });
     this.#ajv.addVocabulary([LEVEL_EXTENSION]);
   }
 

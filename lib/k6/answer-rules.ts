@@ -5,14 +5,13 @@
  * a rule judged by `harness run conformance` and the same rule checked under load cannot disagree.
  * Each returns what is wrong, or undefined.
  */
-import { BOOKING_STATUSES, isRecord, utcMs } from "../contract/index.ts";
-import { CURRENCY_PATTERN, DECIMAL_PATTERN, TIMESTAMP_PATTERN, UUID_PATTERN } from "../contract/schema.ts";
+import { BOOKING_STATUSES, IDENTIFIER_KEYS, isRecord, isUtcTimestamp, utcMs } from "../contract/index.ts";
+import { CURRENCY_PATTERN, DECIMAL_PATTERN, UUID_PATTERN } from "../contract/schema.ts";
 import type { ApiResponse } from "./client.ts";
 
 export type Problem = string | undefined;
 
 const UUID = new RegExp(UUID_PATTERN);
-const TIMESTAMP = new RegExp(TIMESTAMP_PATTERN);
 const DECIMAL = new RegExp(DECIMAL_PATTERN);
 const CURRENCY = new RegExp(CURRENCY_PATTERN);
 /** HH:MM of a real time of day (docs/contract-gaps.md, Formats), stricter than the schema's shape alone. */
@@ -87,7 +86,10 @@ function remembered<T>(compute: (text: string) => T, max = 4096): (text: string)
 
 /** What one walk of an answer finds against the format rules: the first problem of each, with where it sits. */
 export interface FormatFindings {
-  /** docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string. */
+  /**
+   * docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string, of any version and either case;
+   * only the keys the spec names as identifiers (IDENTIFIER_KEYS) cannot be null.
+   */
   uuids: Problem;
   /** docs/contract-gaps.md (Formats): every `timestamp`, `createdAt`, `updatedAt`, `generatedAt` is ISO 8601 UTC. */
   timestamps: Problem;
@@ -111,13 +113,19 @@ export function formatProblems(body: unknown, baseUrl: string): FormatFindings {
   return found;
 }
 
-/** What a key holds for the format rules; most keys hold none of it. */
-const KeyKind = { None: 0, Uuid: 1, Timestamp: 2, Timeslot: 3, Timeslots: 4, Links: 5 } as const;
+/**
+ * What a key holds for the format rules; most keys hold none of it. Identifier: a UUID the spec names (IDENTIFIER_KEYS);
+ * Uuid: any other `*Uuid` key, a UUID or null.
+ */
+const KeyKind = { None: 0, Uuid: 1, Timestamp: 2, Timeslot: 3, Timeslots: 4, Links: 5, Identifier: 6 } as const;
 type KeyKind = (typeof KeyKind)[keyof typeof KeyKind];
+
+const IDENTIFIERS: readonly string[] = IDENTIFIER_KEYS;
 
 /** Each key's kind, worked out once per key. */
 const kindOf = remembered((key): KeyKind => {
-  if (key === "uuid" || key.endsWith("Uuid")) return KeyKind.Uuid;
+  if (IDENTIFIERS.includes(key)) return KeyKind.Identifier;
+  if (key.endsWith("Uuid")) return KeyKind.Uuid;
   if (TIMESTAMP_KEYS[key] === true) return KeyKind.Timestamp;
   if (key === "timeslot") return KeyKind.Timeslot;
   if (key === "timeslots") return KeyKind.Timeslots;
@@ -162,7 +170,9 @@ function walkFormats(value: object, path: (string | number)[], depth: number, ba
 
 /** One value of a key the format rules read (not links), into `found` when it breaks its rule first. */
 function judgeFormat(kind: KeyKind, key: string, value: unknown, path: (string | number)[], found: FormatFindings) {
-  if (kind === KeyKind.Uuid) {
+  if (kind === KeyKind.Identifier || kind === KeyKind.Uuid) {
+    // A null under another *Uuid key says there is nothing to identify (a booking without a timeslot).
+    if (kind === KeyKind.Uuid && value === null) return;
     if (found.uuids === undefined && (typeof value !== "string" || !isUuid(value)))
       found.uuids = `${pathText(path, key)} is ${show(value)}, not a UUID`;
   } else if (kind === KeyKind.Timestamp) {
@@ -193,7 +203,7 @@ function hrefOutside(links: readonly unknown[], base: string): string | undefine
   return undefined;
 }
 
-/** docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string. */
+/** docs/contract-gaps.md (Formats): every `uuid` and `*Uuid` value is a UUID string (null aside, see FormatFindings). */
 export function uuidsProblem(body: unknown): Problem {
   return formatProblems(body, "").uuids;
 }
@@ -228,9 +238,9 @@ export function datesProblem(body: unknown): Problem {
 
 /** An answer's identifiers and timestamps repeat across answers (the traffic asks about a hot set): remembered. */
 const isUuid = remembered((text) => UUID.test(text));
-const isTimestamp = remembered((text) => TIMESTAMP.test(text) && Number.isFinite(Date.parse(text)));
+const isTimestamp = remembered(isUtcTimestamp);
 
-/** docs/contract-gaps.md (Formats): a timestamp is ISO 8601 in UTC (a Z, no offset) and a real time. */
+/** docs/contract-gaps.md (Formats): a timestamp is ISO 8601 in UTC (Z or +00:00, no other offset) and a real time. */
 export function timestampProblem(where: string, value: unknown): Problem {
   if (typeof value === "string" && isTimestamp(value)) return undefined;
   return `${where} is ${show(value)}, not an ISO 8601 time in UTC`;

@@ -40,6 +40,7 @@ import {
 import { getConfig, getProduct, getProductType, getRestrictions, listProductTypes, listProducts } from "./catalogue.ts";
 import type { ApiContext, ApiHandler } from "./context.ts";
 import { priceList, priceListDate } from "./prices.ts";
+import { wireChoicesOf, wireOptionsOf, wireReply } from "./wire.ts";
 
 interface Described {
   handler: ApiHandler;
@@ -267,12 +268,26 @@ function describe(match: ApiRoute, path: string): Reply {
 }
 
 export function createApiHandler(state: ServiceState, metrics: Metrics) {
+  const wire = wireChoicesOf(state);
+  /** Writes an answer as the wire variations say (none: as it is); `endpoint` undefined for a self-description. */
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    endpoint: string | undefined,
+    reply: Reply,
+    extraHeaders?: Record<string, string>,
+  ): void => {
+    if (wire === undefined) send(res, reply, extraHeaders);
+    else send(res, wireReply(wire, endpoint, reply), extraHeaders, wireOptionsOf(wire, req));
+  };
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
     const method = req.method ?? "GET";
     let routeName = "unknown";
+    /** The endpoint whose handler answers; undefined for OPTIONS and failures before routing. */
+    let endpoint: string | undefined;
     let extraHeaders: Record<string, string> | undefined;
     let reply: Reply;
     let stretch = 0;
@@ -286,7 +301,7 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
         const described = matchRoute(API_ROUTES, path);
         if (described !== undefined) {
           metrics.request(described.route.name, 200);
-          send(res, describe(described.route, path));
+          answer(req, res, undefined, describe(described.route, path));
           return;
         }
       }
@@ -303,12 +318,12 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
       // The published contract (docs/partner-api.openapi.yaml), behind the key like every path of the API.
       if (path === PARTNER_API_DOCUMENT_PATH && method === "GET") {
         metrics.request("openapi", 200);
-        send(res, partnerApiDocumentReply());
+        answer(req, res, undefined, partnerApiDocumentReply());
         return;
       }
       if (state.defects.on("conformance-booking-check-kept") && method === "POST" && path === "/v2/bookings/check") {
         metrics.request("bookings", 200);
-        send(res, {
+        answer(req, res, undefined, {
           status: 200,
           body: { data: { available: true }, links: [{ rel: "self", href: path, method: "POST" }] },
         });
@@ -337,6 +352,7 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
           );
         }
         routeName = described.endpoint;
+        endpoint = described.endpoint;
         const counted =
           ENDPOINTS[described.endpoint].rateLimited ||
           (BOOKING_ENDPOINTS.has(described.endpoint) && state.defects.on("rate-limit-counts-bookings"));
@@ -347,7 +363,7 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
           if (!decision.allowed) {
             reply = tooManyRequests(state, decision, now, path, method);
             metrics.request(routeName, reply.status);
-            send(res, reply);
+            answer(req, res, endpoint, reply);
             return;
           }
           extraHeaders = rateHeaders(state, decision, now, bucket, described.endpoint);
@@ -406,7 +422,7 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     if (!res.headersSent && !res.writableEnded) {
       if (reply.status >= 400 && reply.body === undefined) reply.body = {};
       metrics.request(routeName, reply.status);
-      send(res, reply, extraHeaders);
+      answer(req, res, endpoint, reply, extraHeaders);
     }
   };
 }

@@ -1,9 +1,33 @@
 // The variation switchboard: every variation, one import each. To add one, add a file beside this one and list it here
 // (and its freedom in lib/contract/freedoms/).
 import type { VariationDefinition } from "./define.ts";
+import httpChunked from "./http-chunked.ts";
 import httpConnectionClose from "./http-connection-close.ts";
+import httpGzip from "./http-gzip.ts";
+import httpHeaderCase from "./http-header-case.ts";
+import httpJsonCharset from "./http-json-charset.ts";
+import wireExtraKeys from "./wire-extra-keys.ts";
+import wireJsonKeysReversed from "./wire-json-keys-reversed.ts";
+import wireMoneyShortest from "./wire-money-shortest.ts";
+import wireOptionalKeysOmitted from "./wire-optional-keys-omitted.ts";
+import wireTimestampsPlusZeroOffset from "./wire-timestamps-plus-zero-offset.ts";
+import wireTimestampsWholeSeconds from "./wire-timestamps-whole-seconds.ts";
+import wireUuidsV7 from "./wire-uuids-v7.ts";
 
-export const VARIATIONS = [httpConnectionClose] as const satisfies readonly VariationDefinition[];
+export const VARIATIONS = [
+  httpChunked,
+  httpConnectionClose,
+  httpGzip,
+  httpHeaderCase,
+  httpJsonCharset,
+  wireExtraKeys,
+  wireJsonKeysReversed,
+  wireMoneyShortest,
+  wireOptionalKeysOmitted,
+  wireTimestampsPlusZeroOffset,
+  wireTimestampsWholeSeconds,
+  wireUuidsV7,
+] as const satisfies readonly VariationDefinition[];
 
 export type VariationName = (typeof VARIATIONS)[number]["name"];
 

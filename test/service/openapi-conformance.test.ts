@@ -11,7 +11,9 @@ import {
   type TestHookName,
 } from "../../lib/contract/index.ts";
 import { PARTNER_API_DOCUMENT_PATH, TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
+import { CONTRACT_FREEDOMS } from "../../lib/contract/contract-freedoms.ts";
 import { AnswerValidator } from "../../lib/harness/openapi-validation.ts";
+import { VARIATIONS, type VariationName } from "../../service/variations/index.ts";
 import { REPO_ROOT } from "../../scripts/openapi.ts";
 import type { StartedService } from "../../service/app.ts";
 import {
@@ -63,6 +65,20 @@ function hookChecker(svc: StartedService) {
   };
 }
 
+/**
+ * The reference's own choices, and the other legal choices of the wire and HTTP freedoms all at once (its variations,
+ * service/variations/): the document allows both.
+ */
+const CHOICES: { name: string; variations: VariationName[] }[] = [
+  { name: "the reference's choices", variations: [] },
+  {
+    name: "every wire and HTTP variation",
+    variations: VARIATIONS.filter((v) =>
+      CONTRACT_FREEDOMS.some((f) => f.id === v.freedom && (f.area === "wire-format" || f.area === "http")),
+    ).map((v) => v.name),
+  },
+];
+
 /** A 429 from the service with the given rate-limit defect on (or none). */
 async function tooManyRequests(defect?: string): Promise<Res> {
   await using svc = await start();
@@ -85,87 +101,93 @@ describe("the reference service against the published OpenAPI documents", () => 
     expect((await control(svc, TEST_HOOKS_DOCUMENT_PATH, { token: "wrong" })).status).toBe(401);
   });
 
-  it("should answer every partner endpoint as docs/partner-api.openapi.yaml says", async () => {
-    await using svc = await start();
-    const check = partnerChecker();
-    const products = await api(svc, "/v2/products?per_page=5");
-    check.expect("products", products, 200);
-    const productUuid = products.body.data[0].uuid as string;
-    check.expect("product", await api(svc, `/v2/products/${productUuid}`), 200);
-    check.expect("productRestrictions", await api(svc, `/v2/products/${productUuid}/restrictions`), 200);
-    check.expect("productTypes", await api(svc, `/v2/products/${productUuid}/product-types`), 200);
-    const timeslotted = pickType(svc, { timeslotted: true });
-    check.expect("productType", await api(svc, `/v2/product-types/${timeslotted.uuid}`), 200);
-    const from = dateFromToday(svc.state, 10);
-    const to = dateFromToday(svc.state, 20);
-    const calendar = `/v2/product-types/${timeslotted.uuid}/price-lists?date_start=${from}&date_end=${to}`;
-    check.expect("priceList", await api(svc, calendar), 200);
-    const single = await api(svc, `/v2/product-types/${timeslotted.uuid}/price-lists/${from}`);
-    check.expect("priceListDate", single, 200);
-    expect(single.body.data.timeslots.length).toBeGreaterThan(0);
+  it.each(CHOICES)(
+    "should answer every partner endpoint as docs/partner-api.openapi.yaml says ($name)",
+    async ({ variations }) => {
+      await using svc = await start({ variations });
+      const check = partnerChecker();
+      const products = await api(svc, "/v2/products?per_page=5");
+      check.expect("products", products, 200);
+      const productUuid = products.body.data[0].uuid as string;
+      check.expect("product", await api(svc, `/v2/products/${productUuid}`), 200);
+      check.expect("productRestrictions", await api(svc, `/v2/products/${productUuid}/restrictions`), 200);
+      check.expect("productTypes", await api(svc, `/v2/products/${productUuid}/product-types`), 200);
+      const timeslotted = pickType(svc, { timeslotted: true });
+      check.expect("productType", await api(svc, `/v2/product-types/${timeslotted.uuid}`), 200);
+      const from = dateFromToday(svc.state, 10);
+      const to = dateFromToday(svc.state, 20);
+      const calendar = `/v2/product-types/${timeslotted.uuid}/price-lists?date_start=${from}&date_end=${to}`;
+      check.expect("priceList", await api(svc, calendar), 200);
+      const single = await api(svc, `/v2/product-types/${timeslotted.uuid}/price-lists/${from}`);
+      check.expect("priceListDate", single, 200);
+      expect(single.body.data.timeslots.length).toBeGreaterThan(0);
 
-    const instant = pickType(svc, { instant: true, timeslotted: false });
-    // Seats first: the seeded calendar has sold-out days.
-    await setInventory(svc, instant.uuid, dateFromToday(svc.state, 12), { remaining: 10 });
-    const created = await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, instant, 12) });
-    check.expect("bookingCreate", created, 201);
-    const uuid = created.body.data.uuid as string;
-    check.expect("bookings", await api(svc, "/v2/bookings"), 200);
-    check.expect("booking", await api(svc, `/v2/bookings/${uuid}`), 200);
-    check.expect("bookingConfirm", await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" }), 200);
-    const vouchers = await api(svc, `/v2/bookings/${uuid}/vouchers`);
-    check.expect("vouchers", vouchers, 200);
-    const links = vouchers.body.data[0].links as { rel: string; href: string }[];
-    const file = links.find((l) => l.rel === "file")?.href ?? "";
-    check.expect("voucherFile", await api(svc, file), 200);
-    check.expect("bookingCancel", await api(svc, `/v2/bookings/${uuid}/cancel`, { method: "PUT" }), 200);
-    check.expect("config", await api(svc, "/v2/config"), 200);
-    check.expect("products", await api(svc, "/v2/products", { method: "OPTIONS" }), 200, "OPTIONS");
+      const instant = pickType(svc, { instant: true, timeslotted: false });
+      // Seats first: the seeded calendar has sold-out days.
+      await setInventory(svc, instant.uuid, dateFromToday(svc.state, 12), { remaining: 10 });
+      const created = await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, instant, 12) });
+      check.expect("bookingCreate", created, 201);
+      const uuid = created.body.data.uuid as string;
+      check.expect("bookings", await api(svc, "/v2/bookings"), 200);
+      check.expect("booking", await api(svc, `/v2/bookings/${uuid}`), 200);
+      check.expect("bookingConfirm", await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" }), 200);
+      const vouchers = await api(svc, `/v2/bookings/${uuid}/vouchers`);
+      check.expect("vouchers", vouchers, 200);
+      const links = vouchers.body.data[0].links as { rel: string; href: string }[];
+      const file = links.find((l) => l.rel === "file")?.href ?? "";
+      check.expect("voucherFile", await api(svc, file), 200);
+      check.expect("bookingCancel", await api(svc, `/v2/bookings/${uuid}/cancel`, { method: "PUT" }), 200);
+      check.expect("config", await api(svc, "/v2/config"), 200);
+      check.expect("products", await api(svc, "/v2/products", { method: "OPTIONS" }), 200, "OPTIONS");
 
-    expect([...check.covered].sort()).toEqual([...ENDPOINT_NAMES].sort());
-  });
+      expect([...check.covered].sort()).toEqual([...ENDPOINT_NAMES].sort());
+    },
+  );
 
-  it("should answer the errors of docs/contract-gaps.md as the document says", async () => {
-    await using svc = await start();
-    const check = partnerChecker();
-    check.expect("products", await api(svc, "/v2/products", { key: null }), 401);
-    check.expect("products", await api(svc, "/v2/products?per_page=1000"), 400);
-    check.expect("products", await api(svc, "/v2/products", { method: "DELETE" }), 405, "GET");
-    check.expect("product", await api(svc, "/v2/products/00000000-0000-4000-8000-000000000000"), 404);
+  it.each(CHOICES)(
+    "should answer the errors of docs/contract-gaps.md as the document says ($name)",
+    async ({ variations }) => {
+      await using svc = await start({ variations });
+      const check = partnerChecker();
+      check.expect("products", await api(svc, "/v2/products", { key: null }), 401);
+      check.expect("products", await api(svc, "/v2/products?per_page=1000"), 400);
+      check.expect("products", await api(svc, "/v2/products", { method: "DELETE" }), 405, "GET");
+      check.expect("product", await api(svc, "/v2/products/00000000-0000-4000-8000-000000000000"), 404);
 
-    const instant = pickType(svc, { instant: true, timeslotted: false });
-    await setInventory(svc, instant.uuid, dateFromToday(svc.state, 12), { remaining: 10 });
-    const tooMany = { adults: instant.maxPax + 1 };
-    check.expect(
-      "bookingCreate",
-      await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, instant, 12, tooMany) }),
-      422,
-    );
-    const created = await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, instant, 12) });
-    const uuid = created.body.data.uuid as string;
-    await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" });
-    check.expect("bookingConfirm", await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" }), 409);
+      const instant = pickType(svc, { instant: true, timeslotted: false });
+      await setInventory(svc, instant.uuid, dateFromToday(svc.state, 12), { remaining: 10 });
+      const tooMany = { adults: instant.maxPax + 1 };
+      check.expect(
+        "bookingCreate",
+        await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, instant, 12, tooMany) }),
+        422,
+      );
+      const created = await api(svc, "/v2/bookings", { method: "POST", body: bookingBody(svc, instant, 12) });
+      const uuid = created.body.data.uuid as string;
+      await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" });
+      check.expect("bookingConfirm", await api(svc, `/v2/bookings/${uuid}/confirm`, { method: "PUT" }), 409);
 
-    // A failed confirmation with alternatives (a key with the feature, the slot sold out by the supplier).
-    const timeslotted = pickType(svc, { timeslotted: true });
-    const date = dateFromToday(svc.state, 14);
-    await setInventory(svc, timeslotted.uuid, date, { remaining: 10 });
-    const reserved = await api(svc, "/v2/bookings", {
-      method: "POST",
-      key: ALT_KEY,
-      body: bookingBody(svc, timeslotted, 14),
-    });
-    await setInventory(svc, timeslotted.uuid, date, { remaining: 0, timeslot: timeslotted.timeslots[0] ?? "" });
-    const failed = await api(svc, `/v2/bookings/${reserved.body.data.uuid as string}/confirm`, {
-      method: "PUT",
-      key: ALT_KEY,
-    });
-    check.expect("bookingConfirm", failed, 422);
-    expect(failed.body.error.alternatives).toBeDefined();
+      // A failed confirmation with alternatives (a key with the feature, the slot sold out by the supplier).
+      const timeslotted = pickType(svc, { timeslotted: true });
+      const date = dateFromToday(svc.state, 14);
+      await setInventory(svc, timeslotted.uuid, date, { remaining: 10 });
+      const reserved = await api(svc, "/v2/bookings", {
+        method: "POST",
+        key: ALT_KEY,
+        body: bookingBody(svc, timeslotted, 14),
+      });
+      await setInventory(svc, timeslotted.uuid, date, { remaining: 0, timeslot: timeslotted.timeslots[0] ?? "" });
+      const failed = await api(svc, `/v2/bookings/${reserved.body.data.uuid as string}/confirm`, {
+        method: "PUT",
+        key: ALT_KEY,
+      });
+      check.expect("bookingConfirm", failed, 422);
+      expect(failed.body.error.alternatives).toBeDefined();
 
-    await control(svc, `/__control/product-types/${instant.uuid}`, { method: "PUT", body: { available: false } });
-    check.expect("productType", await api(svc, `/v2/product-types/${instant.uuid}`), 410);
-  });
+      await control(svc, `/__control/product-types/${instant.uuid}`, { method: "PUT", body: { available: false } });
+      check.expect("productType", await api(svc, `/v2/product-types/${instant.uuid}`), 410);
+    },
+  );
 
   it("should answer a 429 with the headers and code of spec 7.1", async () => {
     const check = partnerChecker();

@@ -455,6 +455,63 @@ describe("the rules of an answer's values", () => {
     expect(problems(name)).toEqual([problem]);
   });
 
+  it("should pass the wire's other legal choices (lib/contract/freedoms/wire-format.ts)", () => {
+    const v7 = "01890a5d-ac96-774b-bcce-b302099a8057";
+    const extras = {
+      timeslotUuid: null,
+      supplierReference: "",
+      tags: [],
+      attributes: {},
+      pickup: { meetingPointUuid: null, notes: "", window: { from: null, until: null } },
+    };
+    judge(
+      detail,
+      booking({ ...extras, uuid: BOOKING.toUpperCase(), productTypeUuid: v7, createdAt: "2030-01-02T10:00:00Z" }),
+    );
+    for (const createdAt of [
+      "2030-01-02T10:00:00.123456+00:00",
+      "2030-01-02T10:00:00+00:00",
+      "2030-01-02T10:00Z",
+      "2030-01-02T10:00:00.1Z",
+      "2030-06-30T23:59:60Z",
+    ])
+      judge(detail, booking({ createdAt, updatedAt: createdAt }));
+    judge(single1, singleDate({ prices: { adults: "35", children: "12.5" } }));
+    judge(single1, singleDate({ prices: { adults: "35.0000" } }));
+    // Keys in another order, and one more key on each nested object.
+    const reversed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
+    const noted = singleDate({ timeslots: [{ ...slot("10:00", 3), note: null }] });
+    judge(single1, { links: noted.links, data: reversed(noted.data) });
+    const failed = Object.entries(verdicts()).filter(([, oks]) => oks.includes(false));
+    expect(failed).toEqual([]);
+    expect(verdicts()[CHEAP_RULES.uuids]?.length).toBeGreaterThan(0);
+  });
+
+  // What the wire's freedoms still refuse: each as the rule's problem.
+  const refused: [name: string, body: unknown, problem: string][] = [
+    [CHEAP_RULES.uuids, booking({ uuid: null }), "booking: data.uuid is null, not a UUID"],
+    [CHEAP_RULES.uuids, booking({ typeUuid: null }), "booking: data.typeUuid is null, not a UUID"],
+    [CHEAP_RULES.uuids, booking({ timeslotUuid: "" }), 'booking: data.timeslotUuid is "", not a UUID'],
+    [
+      CHEAP_RULES.uuids,
+      booking({ pickup: { meetingPointUuid: 7 } }),
+      "booking: data.pickup.meetingPointUuid is 7, not a UUID",
+    ],
+    ...["2030-01-02T10:00:00-00:00", "2030-01-02T10:00:00+0000", "2030-02-30T10:00:00Z", "2030-01-02T24:00:00Z"].map(
+      (createdAt): [string, unknown, string] => [
+        CHEAP_RULES.timestamps,
+        booking({ createdAt }),
+        `booking: data.createdAt is "${createdAt}", not an ISO 8601 time in UTC`,
+      ],
+    ),
+  ];
+
+  it.each(refused)("should still fail %s on %j", (name, body, problem) => {
+    judge(detail, body);
+    expect(verdicts()[name]).toEqual([false]);
+    expect(problems(name)).toEqual([problem]);
+  });
+
   it("should judge a calendar that lists no timeslot by what the VU saw of its type", () => {
     // Sold out on the first day, so the type shows it is timeslotted; then a calendar listing none while available.
     judge(calendar1, calendar(entry("2030-01-01", "Tuesday", { available: false, timeslots: [slot("10:00", 0)] })));

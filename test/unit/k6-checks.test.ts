@@ -66,14 +66,14 @@ describe("ApiClient", () => {
     expect(() => client.call("booking", {})).toThrow(/parameter "uuid" is missing/);
   });
 
-  it("should send the same params to an endpoint every time and a JSON content type only with a body", () => {
+  it("should send the same params to an endpoint every time, accept gzip, and a JSON content type only with a body", () => {
     client.getConfig();
     client.getConfig();
     client.createBooking({ productTypeUuid: "t1", date: "2030-01-02", adults: 1 } as never);
     const [first, second, create] = k6State.requests;
     expect(second?.params).toBe(first?.params);
     expect(first?.params).toEqual({
-      headers: { "X-Authorization": "key-1", Accept: "application/json" },
+      headers: { "X-Authorization": "key-1", Accept: "application/json", "Accept-Encoding": "gzip" },
       timeout: "5s",
       tags: { endpoint: "config", name: "/v2/config" },
     });

@@ -214,4 +214,36 @@ describe("the published OpenAPI documents", () => {
     expect(validator.schemaProblems(booking, { ...minimal, code: "X" }, "booking")).toEqual([]);
     expect(validator.schemaProblems(booking, { ...minimal, guests: 1 }, "booking")).not.toEqual([]);
   });
+
+  it("should allow the wire's legal choices and refuse what they do not allow (lib/contract/freedoms/wire-format.ts)", () => {
+    const document = partnerApiDocument() as { components: { schemas: Record<string, Record<string, unknown>> } };
+    const validator = new AnswerValidator(document);
+    const schemas = document.components.schemas;
+    const uuid = "0f0e0d0c-0b0a-4908-8706-050403020100";
+    const booking = schemas.BookingDetail ?? {};
+    const minimal = { uuid, status: "reserved", adults: 1, options: [], partner_reference: null };
+    // An open key set: other keys hold anything, a ...Uuid key a UUID (any version or case) or null.
+    const extras = { timeslotUuid: null, tags: [], attributes: {}, pickup: { meetingPointUuid: null } };
+    expect(validator.schemaProblems(booking, { ...minimal, ...extras }, "booking")).toEqual([]);
+    const v7Upper = "01890A5D-AC96-774B-BCCE-B302099A8057";
+    expect(validator.schemaProblems(booking, { ...minimal, uuid: v7Upper, productUuid: v7Upper }, "b")).toEqual([]);
+    expect(validator.schemaProblems(booking, { ...minimal, timeslotUuid: "slot-1" }, "b").join()).toContain(
+      "timeslotUuid",
+    );
+    expect(validator.schemaProblems(booking, { ...minimal, uuid: null }, "b")).not.toEqual([]);
+    for (const name of ["Config", "Restrictions"])
+      expect(validator.schemaProblems(schemas[name] ?? {}, { extraUuid: null, more: {} }, name)).toEqual([]);
+    const voucher = (generatedAt: string) => ({ uuid, generatedAt, downloadedAt: null, links: [] });
+    const legal = [
+      "2026-01-01T09:30:00Z",
+      "2026-01-01T09:30:00.123456+00:00",
+      "2026-01-01T09:30Z",
+      "2026-01-01T09:30:00.1Z",
+    ];
+    for (const at of legal) expect(validator.schemaProblems(schemas.VoucherFile ?? {}, voucher(at), at)).toEqual([]);
+    for (const at of ["2026-01-01T09:30:00+08:00", "2026-01-01T09:30:00-00:00", "2026-01-01T09:30:00+0000"])
+      expect(validator.schemaProblems(schemas.VoucherFile ?? {}, voucher(at), at), at).not.toEqual([]);
+    const timeslot = { timeslot: "10:00", available: true, remaining: 3, note: null };
+    expect(validator.schemaProblems(schemas.TimeslotAvailability ?? {}, timeslot, "timeslot")).toEqual([]);
+  });
 });
