@@ -2,8 +2,22 @@
 // (and its freedom in lib/contract/freedoms/).
 import type { VariationDefinition } from "./define.ts";
 import httpConnectionClose from "./http-connection-close.ts";
+import webhooksEventOnUnchangedAvailability from "./webhooks-event-on-unchanged-availability.ts";
+import webhooksNoEventOnCreate from "./webhooks-no-event-on-create.ts";
+import webhooksPayloadRealTime from "./webhooks-payload-real-time.ts";
+import webhooksRetriesOnServiceClock from "./webhooks-retries-on-service-clock.ts";
+import webhooksSharedId from "./webhooks-shared-id.ts";
+import webhooksUnorderedConcurrent from "./webhooks-unordered-concurrent.ts";
 
-export const VARIATIONS = [httpConnectionClose] as const satisfies readonly VariationDefinition[];
+export const VARIATIONS = [
+  httpConnectionClose,
+  webhooksEventOnUnchangedAvailability,
+  webhooksNoEventOnCreate,
+  webhooksPayloadRealTime,
+  webhooksRetriesOnServiceClock,
+  webhooksSharedId,
+  webhooksUnorderedConcurrent,
+] as const satisfies readonly VariationDefinition[];
 
 export type VariationName = (typeof VARIATIONS)[number]["name"];
 

@@ -38,7 +38,6 @@ describe("webhooks on a target without test hooks", { timeout: 100_000 }, () => 
       [
         WEBHOOK_CHECKS.signature,
         WEBHOOK_CHECKS.timestamp,
-        WEBHOOK_CHECKS.order,
         WEBHOOK_CHECKS.retried,
         WEBHOOK_CHECKS.schedule,
         WEBHOOK_CHECKS.sameId,
