@@ -56,6 +56,17 @@ describe("checkRetries", () => {
     expect(check([gone, inFlight, after]).afterGone).toHaveLength(1);
   });
 
+  it("should flag a retry of a message answered 410 however soon it came (the sender had the 410)", () => {
+    const gone = delivery({ webhookId: "g", body: "g", arrivedAt: T0, answeredAt: T0 + 1, status: 410 });
+    const again = delivery({ webhookId: "g", body: "g", arrivedAt: T0 + 300, status: 410 });
+    const other = delivery({ webhookId: "h", body: "h", arrivedAt: T0 + 300, status: 410 });
+    const found = check([gone, again, other]).afterGone;
+    expect(found.map((i) => i.webhookId)).toEqual(["g"]);
+    expect(found[0]?.problem).toMatch(
+      /^attempt 2 of a booking_status_updated came 299 ms after an attempt of it was answered 410$/,
+    );
+  });
+
   it("should not expect a retry once the endpoint answered 410", () => {
     const gone = delivery({ webhookId: "g", body: "g", arrivedAt: T0 + 100, answeredAt: T0 + 101, status: 410 });
     expect(check([refused(), gone]).notRetried).toEqual([]);

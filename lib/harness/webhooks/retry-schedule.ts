@@ -134,7 +134,17 @@ export function checkRetries(groups: readonly (readonly Delivery[])[], ctx: Retr
     });
     for (const [i, attempt] of group.entries()) {
       const gone = goneAt.get(attempt.endpoint);
-      if (gone !== undefined && attempt.arrivedAt > gone + (ctx.goneGraceMs ?? 1000)) {
+      // A retry of a message whose own attempt was answered 410 left after the sender had the 410: no grace. (On the
+      // service clock the run's clock advances can bring retries within the grace of the first 410.)
+      const itselfGone = group.slice(0, i).find((earlier) => earlier.status === 410);
+      if (itselfGone !== undefined) {
+        findings.afterGone.push(
+          issue(
+            attempt,
+            `attempt ${i + 1} of a ${attempt.type ?? "message"} came ${Math.round(attempt.arrivedAt - itselfGone.answeredAt)} ms after an attempt of it was answered 410`,
+          ),
+        );
+      } else if (gone !== undefined && attempt.arrivedAt > gone + (ctx.goneGraceMs ?? 1000)) {
         findings.afterGone.push(
           issue(
             attempt,
