@@ -270,7 +270,7 @@ export const WebhookPayloadSchema = {
 export const EventSchema = {
   type: "object",
   description:
-    "One message: an emitted event and the partner it goes to. An event goes to every partner with a webhook URL (a catalogue event) or to the booking's partner (a booking event), one entry each. Every emitted event is recorded, also one nobody receives: a catalogue event while no partner has a webhook URL is one entry with apiKey null, a booking event of a partner without one an entry with that partner's apiKey. Entries may be dropped once ten minutes old.",
+    "One message: an emitted event and the partner it goes to. An event goes to every partner with a webhook URL (a catalogue event) or to the booking's partner (a booking event), one entry each. Every emitted event is recorded, also one nobody receives: a catalogue event while no partner has a webhook URL is one entry with apiKey null, a booking event of a partner without one an entry with that partner's apiKey. Which operation emits which event: docs/contract-gaps.md (Webhooks). Entries may be dropped once ten minutes old.",
   required: ["seq", "id", "type", "apiKey", "resource", "emittedAt", "payload"],
   properties: {
     seq: {

@@ -6,8 +6,9 @@
  * move makes every supplier decision and cancellation approval still pending fall due, whose follow-on events are
  * expected by follow-ons.ts), the sink waits for deliveries up to a deadline, and the join becomes checks, thresholds,
  * figures and the latency histogram. The catalogue events
- * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). stop(): the keys are
- * unregistered and the sink closes.
+ * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). Retries are judged
+ * with every clock advance the run made in view (k6's, logged; the harness's, kept by its hooks client), since a
+ * service may run them on that clock (retry-schedule.ts). stop(): the keys are unregistered and the sink closes.
  *
  * Without a control API (public API only, issue 17): the sink is registered by the operator's command
  * (--webhook-register-cmd, register-command.ts) or by hand from the URLs and secrets it prints, a first event the
