@@ -16,7 +16,8 @@ import { tmpdir } from "node:os";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { LatencyHistogram } from "../lib/harness/latency-histogram.ts";
-import { WebhookSink, monotonicNow } from "../lib/harness/webhooks/sink.ts";
+import { monotonicNow } from "../lib/harness/monotonic-now.ts";
+import { WebhookSink } from "../lib/harness/webhooks/sink.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "5");

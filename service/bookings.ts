@@ -149,7 +149,10 @@ export class BookingService {
         this.#lapseHold(booking);
       });
     }
-    this.#emit(booking, "booking_status_updated", { previousStatus: null });
+    // Whether a create emits is left open (docs/contract-freedoms.md, webhooks-event-on-create).
+    if (!this.#state.variations.on("webhooks-no-event-on-create")) {
+      this.#emit(booking, "booking_status_updated", { previousStatus: null });
+    }
     return booking;
   }
 

@@ -69,7 +69,7 @@ export class ServiceState {
     this.inventory = new Inventory(this.seed);
     this.partners = seedPartners(this.options.keyPrefix, this.options.seed);
     this.random = new Prng(this.seed);
-    this.webhooks = new Webhooks(this.defects, () => this.clock.timeScale);
+    this.webhooks = new Webhooks(this.defects, this.variations, this.clock);
     this.bookings = new BookingService(this, this.webhooks);
   }
 

@@ -5,13 +5,17 @@
  * the time scale, on real timers so that a clock jump does not fire them), then the endpoint is disabled; 410
  * disables at once. Delivery never blocks the request that caused the event: emit() only queues.
  * First attempts of messages about one resource go out one after the other, so they arrive in order.
- * Messages are kept in a ledger (GET /__control/events) with their attempts: the newest LEDGER_LIMIT, none emitted
- * more than LEDGER_RETENTION_MS ago. The POSTs go out through node:http (webhook-post.ts says why not fetch).
+ * Where the contract leaves a choice open (docs/contract-freedoms.md) the variations take the other one: deliveries
+ * concurrent and unordered, retries on the service clock, one webhook-id per event, the payload's time in real time.
+ * Messages are kept in a ledger (GET /__control/events) with their attempts: one entry per message (an event and one
+ * partner; one with no partner when none has an endpoint), the newest LEDGER_LIMIT, none emitted more than
+ * LEDGER_RETENTION_MS ago. The POSTs go out through node:http (webhook-post.ts says why not fetch).
  */
 import { createHmac } from "node:crypto";
 import type { WebhookEventType } from "../lib/contract/index.ts";
 import type { DefectSwitchboard } from "./defects/index.ts";
 import type { Partner } from "./partners.ts";
+import type { VariationSwitchboard } from "./variations/index.ts";
 import { WebhookPoster } from "./webhook-post.ts";
 
 export const RETRY_SCHEDULE_SECONDS = [60, 120, 240, 480, 960, 1920, 3840, 86_400, 86_400, 86_400] as const;
@@ -25,6 +29,15 @@ export const DELIVERY_TIMEOUT_MS = 20_000;
 export const LEDGER_LIMIT = 10_000;
 export const LEDGER_RETENTION_MS = 10 * 60_000;
 const WRONG_SECRET = `whsec_${Buffer.from("not the partner's secret").toString("base64")}`;
+/** webhooks-unordered-concurrent: the longest wait before a first attempt, so that messages overtake each other. */
+export const UNORDERED_MAX_WAIT_MS = 250;
+
+/** The service clock as the sender needs it (VirtualClock): its scale, its now, and tasks run when it reaches them. */
+export interface SenderClock {
+  readonly timeScale: number;
+  now(): number;
+  at(at: number, run: () => void): void;
+}
 
 export type MessageState = "pending" | "delivered" | "failed" | "disabled" | "no-endpoint";
 
@@ -60,7 +73,8 @@ export function signature(secret: string, id: string, timestamp: number, body: s
 
 export class Webhooks {
   readonly #defects: DefectSwitchboard;
-  readonly #timeScale: () => number;
+  readonly #variations: VariationSwitchboard;
+  readonly #clock: SenderClock;
   #ledger: Message[] = [];
   #seq = 0;
   #chains = new Map<string, Promise<void>>();
@@ -73,11 +87,13 @@ export class Webhooks {
 
   constructor(
     defects: DefectSwitchboard,
-    timeScale: () => number,
+    variations: VariationSwitchboard,
+    clock: SenderClock,
     ledger: { limit?: number; retentionMs?: number } = {},
   ) {
     this.#defects = defects;
-    this.#timeScale = timeScale;
+    this.#variations = variations;
+    this.#clock = clock;
     this.#ledgerLimit = ledger.limit ?? LEDGER_LIMIT;
     this.#retentionMs = ledger.retentionMs ?? LEDGER_RETENTION_MS;
   }
@@ -92,11 +108,13 @@ export class Webhooks {
   ): void {
     if (type === "booking_tickets_updated" && this.#defects.on("webhook-never-emit-tickets")) return;
     const targets = recipients.length > 0 ? recipients : [undefined];
+    const happened = this.#variations.on("webhooks-payload-real-time") ? Date.now() : virtualNow;
+    const body = JSON.stringify({ type, timestamp: new Date(happened).toISOString(), data });
+    const sharedId = this.#variations.on("webhooks-shared-id") ? this.#newId(this.#seq + 1) : undefined;
     for (const partner of targets) {
       const seq = ++this.#seq;
-      const id = `msg_${Date.now().toString(36)}${seq.toString(36).padStart(6, "0")}`;
+      const id = sharedId ?? this.#newId(seq);
       const url = partner !== undefined && !partner.webhookDisabled ? partner.webhookUrl : null;
-      const body = JSON.stringify({ type, timestamp: new Date(virtualNow).toISOString(), data });
       const message: Message = {
         seq,
         id,
@@ -118,7 +136,11 @@ export class Webhooks {
     }
   }
 
-  /** Messages, oldest first, optionally filtered. */
+  #newId(seq: number): string {
+    return `msg_${Date.now().toString(36)}${seq.toString(36).padStart(6, "0")}`;
+  }
+
+  /** Messages, oldest first (the oldest `limit` after `sinceSeq`), optionally filtered. */
   events(filter: { type?: string; apiKey?: string; resource?: string; sinceSeq?: number; limit?: number }) {
     const out: Omit<Message, "body">[] = [];
     for (const m of this.#ledger) {
@@ -173,11 +195,25 @@ export class Webhooks {
     this.#timers.add(timer);
   }
 
+  /** A retry `virtualMs` of schedule from now: on real timers divided by the time scale, or on the service clock. */
+  #retryLater(virtualMs: number, run: () => void): void {
+    if (!this.#variations.on("webhooks-retries-on-service-clock")) {
+      this.#later(virtualMs / this.#clock.timeScale, run);
+      return;
+    }
+    const generation = this.#generation;
+    this.#clock.at(this.#clock.now() + virtualMs, () => {
+      if (generation === this.#generation) run();
+    });
+  }
+
   #queueFirst(message: Message, partner: Partner): void {
-    const reorder = this.#defects.on("webhook-reorder");
-    const delayMs = (this.#defects.on("webhook-delay") ? 3000 : 0) + (reorder && message.seq % 2 === 0 ? 300 : 0);
-    if (reorder) {
-      this.#later(delayMs, () => void this.#attempt(message, partner, 1));
+    const delayMs = this.#defects.on("webhook-delay") ? 3000 : 0;
+    if (this.#variations.on("webhooks-unordered-concurrent")) {
+      // A spread of waits from the message's number (Knuth's multiplicative hash): no queue per resource, so a later
+      // message about it often goes out first.
+      const wait = (Math.imul(message.seq, 2_654_435_761) >>> 0) % (UNORDERED_MAX_WAIT_MS + 1);
+      this.#later(delayMs + wait, () => void this.#attempt(message, partner, 1));
       return;
     }
     const key = `${partner.apiKey}|${message.resource}`;
@@ -259,9 +295,6 @@ export class Webhooks {
       return;
     }
     const tooEarly = this.#defects.on("webhook-retry-too-early") ? 10 : 1;
-    this.#later(
-      (retryIn * 1000) / this.#timeScale() / tooEarly,
-      () => void this.#attempt(message, partner, attempt + 1),
-    );
+    this.#retryLater((retryIn * 1000) / tooEarly, () => void this.#attempt(message, partner, attempt + 1));
   }
 }

@@ -743,7 +743,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "Every status change emits booking_status_updated; vouchers generated on approval emit booking_tickets_updated.",
     check:
-      "Each status change the scenarios cause (and, with hooks, the supplier's decisions and expiry) is logged as an expected event; expected events that never arrive count as lost, against the webhook_lost threshold.",
+      "Each status change the scenarios cause (and, with hooks, the supplier's decisions and expiry) is logged as an expected event; expected events that never arrive count as lost, against the webhook_lost threshold. A create's `reserved` is expected as optional: whether a create emits is the service's choice (docs/contract-freedoms.md).",
     level: "public-api",
     cheap: false,
     judgedBy: webhooks("webhook_lost"),
@@ -814,7 +814,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "Retries come after 1, 2, 4, 8, 16, 32, 64 minutes, then daily for 3 days; a time scale factor divides the schedule in tests.",
     check:
-      "Each retry's delay after the refused attempt is checked against RETRY_SCHEDULE_SECONDS divided by the time scale (read from GET /__control/clock, or stated by the operator without hooks).",
+      "Each retry's delay after the refused attempt is checked against RETRY_SCHEDULE_SECONDS divided by the time scale (read from GET /__control/clock, or stated by the operator without hooks), on real timers or on the service clock with the run's own clock advances counted (docs/contract-freedoms.md).",
     level: "public-api",
     cheap: false,
     judgedBy: webhooks("webhooks: retries follow the schedule"),

@@ -81,6 +81,26 @@ export interface ExpectationRecord {
   key?: number;
   /** For booking_status_updated: the status the booking must have in the event. */
   status?: string;
+  /**
+   * An event the contract allows but does not require (docs/contract-freedoms.md: a booking's create, an availability
+   * set to the value it had): it pairs with a message when one arrives, and is not lost when none does.
+   */
+  optional?: boolean;
+}
+
+/**
+ * A clock advance a k6 scenario made (POST /__control/clock {advanceSeconds}) logs `<marker>{ClockAdvanceRecord}`:
+ * a service may run its webhook retries on that clock (docs/contract-freedoms.md, webhooks-retry-clock), so the
+ * webhook sink judges retries with the run's own advances in view.
+ */
+export const CLOCK_ADVANCE_MARKER = "atd-clock-advance ";
+
+export interface ClockAdvanceRecord {
+  /** Epoch ms just before the request was sent and just after its answer: the advance took effect in between. */
+  sentAt: number;
+  answeredAt: number;
+  /** Virtual seconds the clock moved. */
+  seconds: number;
 }
 
 /**

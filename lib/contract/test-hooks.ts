@@ -179,9 +179,15 @@ export const PartnerSettingsSchema = {
   properties: {
     webhookUrl: {
       anyOf: [{ type: "string", format: "uri" }, { type: "null" }],
-      description: "Where events go; null unregisters.",
+      description:
+        "Where this partner's events go (an http or https URL), one endpoint per partner; null unregisters. Setting a URL enables delivery to it again, also after a 410 answer or exhausted retries disabled the endpoint.",
     },
-    webhookSecret: { type: "string", pattern: "^whsec_", description: "Standard Webhooks secret, whsec_<base64>." },
+    webhookSecret: {
+      type: "string",
+      pattern: "^whsec_(?:[A-Za-z0-9+/]{4}){8,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+      description:
+        "The Standard Webhooks signing secret: whsec_ followed by the base64 of the key (24 to 64 random bytes; the harness sends 24). The HMAC-SHA256 key of webhook-signature is the decoded bytes, not the text. A secret of another form may be refused with 400.",
+    },
     alternatives: { type: "boolean", description: "Alternatives on a failed confirmation for this key (spec 7.2)." },
     name: { type: "string", "x-atd-level": "reference" },
     restrictions: {
@@ -207,7 +213,7 @@ export const PartnerSchema = {
     name: { type: "string" },
     alternatives: { type: "boolean" },
     webhookUrl: { anyOf: [{ type: "string" }, { type: "null" }] },
-    webhookSecret: { type: "string" },
+    webhookSecret: { type: "string", description: "The signing secret in force (whsec_<base64>)." },
     webhookEnabled: { type: "boolean", "x-atd-level": "reference" },
   },
 } as const;
@@ -218,7 +224,12 @@ export const ClockSchema = {
   properties: {
     now: { type: "string", format: "date-time", pattern: TIMESTAMP_PATTERN, description: "The service's virtual now." },
     nowMs: { type: "integer", description: "The same instant in UNIX milliseconds." },
-    timeScale: { type: "number", exclusiveMinimum: 0, description: "Virtual seconds per real second." },
+    timeScale: {
+      type: "number",
+      exclusiveMinimum: 0,
+      description:
+        "Virtual seconds per real second. It divides the whole webhook retry schedule, whichever clock the retries run on.",
+    },
     offsetSeconds: { type: "integer", description: "How far the clock was advanced.", "x-atd-level": "reference" },
     pendingTasks: { type: "integer", description: "Timers on the virtual clock.", "x-atd-level": "reference" },
   },
@@ -232,7 +243,8 @@ export const ClockChangeSchema = {
     advanceSeconds: {
       type: "number",
       minimum: 0,
-      description: "Moves the clock forward; due tasks (approvals, expiry) run at once.",
+      description:
+        "Moves the clock forward; due tasks (approvals, expiry) run at once. Webhook retries run on real timers (the schedule divided by the time scale, not moved by an advance) or on this clock (then those that fell due run at once): the service's choice.",
     },
     timeScale: { type: "number", exclusiveMinimum: 0, description: "Virtual seconds per real second from now on." },
   },
@@ -244,35 +256,52 @@ export const WebhookPayloadSchema = {
   required: ["type", "timestamp", "data"],
   properties: {
     type: { type: "string", enum: WEBHOOK_EVENT_TYPES },
-    timestamp: TIMESTAMP,
+    timestamp: {
+      type: "string",
+      format: "date-time",
+      pattern: TIMESTAMP_PATTERN,
+      description:
+        "When the event happened, on the service clock or in real time (the service's choice); the webhook-timestamp header of each attempt is real time.",
+    },
     data: { type: "object" },
   },
 } as const;
 
 export const EventSchema = {
   type: "object",
+  description:
+    "One message: an emitted event and the partner it goes to. An event goes to every partner with a webhook URL (a catalogue event) or to the booking's partner (a booking event), one entry each. Every emitted event is recorded, also one nobody receives: a catalogue event while no partner has a webhook URL is one entry with apiKey null, a booking event of a partner without one an entry with that partner's apiKey. Which operation emits which event: docs/contract-gaps.md (Webhooks). Entries may be dropped once ten minutes old.",
   required: ["seq", "id", "type", "apiKey", "resource", "emittedAt", "payload"],
   properties: {
-    seq: { type: "integer", minimum: 1, description: "Ledger order; `since` takes it." },
-    id: { type: "string", description: "The webhook-id of the message." },
+    seq: {
+      type: "integer",
+      minimum: 1,
+      description: "Ledger order: increases with every entry, in the order the events were emitted; `since` takes it.",
+    },
+    id: {
+      type: "string",
+      description:
+        "The webhook-id of the message, the same on each of its attempts. Whether the messages of one event to several partners share it is the service's choice.",
+    },
     type: { type: "string", enum: WEBHOOK_EVENT_TYPES },
     apiKey: {
       anyOf: [{ type: "string" }, { type: "null" }],
-      description: "The partner it goes to; null when no partner has a webhook URL.",
+      description:
+        "The partner the message goes to; null only for a catalogue event while no partner has a webhook URL.",
     },
     resource: { type: "string", description: "The uuid of the booking, product or product type." },
     emittedAt: {
       type: "string",
       format: "date-time",
       pattern: TIMESTAMP_PATTERN,
-      description: "Real time of emission.",
+      description: "When the event was emitted, in real time.",
     },
     payload: WebhookPayloadSchema,
     virtualTime: {
       type: "string",
       format: "date-time",
       pattern: TIMESTAMP_PATTERN,
-      description: "Virtual time of emission.",
+      description: "When the event was emitted, on the service clock (GET /__control/clock).",
     },
     emittedAtMs: { type: "integer", "x-atd-level": "reference" },
     url: { anyOf: [{ type: "string" }, { type: "null" }], "x-atd-level": "reference" },
@@ -283,6 +312,7 @@ export const EventSchema = {
     },
     attempts: {
       type: "array",
+      description: "The delivery attempts, oldest first.",
       "x-atd-level": "reference",
       items: {
         type: "object",
@@ -290,7 +320,12 @@ export const EventSchema = {
         properties: {
           attempt: { type: "integer" },
           webhookId: { type: "string" },
-          at: TIMESTAMP,
+          at: {
+            type: "string",
+            format: "date-time",
+            pattern: TIMESTAMP_PATTERN,
+            description: "When the attempt was made, in real time (the webhook-timestamp header's clock).",
+          },
           status: { anyOf: [{ type: "integer" }, { type: "null" }] },
           error: { anyOf: [{ type: "string" }, { type: "null" }] },
           durationMs: { type: "number" },
@@ -554,7 +589,8 @@ export const TEST_HOOKS = {
     method: "PUT",
     path: "/__control/partners/{apiKey}",
     level: "required",
-    summary: "Sets a partner's webhook URL and secret and its alternatives opt-in (creates the key when new: 201).",
+    summary:
+      "Sets a partner's webhook endpoint (URL and signing secret) and its alternatives opt-in; creates the key when new (201).",
     request: PartnerSettingsSchema,
     answer: PartnerSchema,
     envelope: "data",
@@ -586,13 +622,18 @@ export const TEST_HOOKS = {
     method: "GET",
     path: "/__control/events",
     level: "required",
-    summary: "The ledger of emitted events with their times, oldest first.",
+    summary: "The ledger of emitted events, one entry per message (an event and one partner), oldest first.",
     query: {
       type: { schema: { type: "string", enum: WEBHOOK_EVENT_TYPES }, required: false, description: "Only this type." },
-      apiKey: { schema: { type: "string" }, required: false, description: "Only events for this partner." },
+      apiKey: { schema: { type: "string" }, required: false, description: "Only messages for this partner." },
       resource: { schema: { type: "string" }, required: false, description: "Only events about this uuid." },
-      since: { schema: COUNT, required: false, description: "Only events after this seq." },
-      limit: { schema: { type: "integer", minimum: 1 }, required: false, description: "At most this many." },
+      since: { schema: COUNT, required: false, description: "Only entries with a larger seq." },
+      limit: {
+        schema: { type: "integer", minimum: 1 },
+        required: false,
+        description:
+          "At most this many: the oldest entries that match, so that asking again with since = the last seq reads on. All that match when absent.",
+      },
     },
     answer: { type: "array", items: EventSchema },
     envelope: "data",
@@ -636,7 +677,7 @@ export const TEST_HOOKS = {
     method: "GET",
     path: "/__control/partners",
     level: "reference",
-    summary: "Every partner key with its settings (fallback: the keys given with --keys).",
+    summary: "Every partner key with its settings.",
     answer: { type: "array", items: PartnerSchema },
     envelope: "data",
     contentType: "application/json",

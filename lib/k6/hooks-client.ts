@@ -15,12 +15,14 @@
 import http from "k6/http";
 import exec from "k6/execution";
 import {
+  CLOCK_ADVANCE_MARKER,
   HEADERS,
   HOOK_FAILURE_MARKER,
   TEST_HOOKS,
   fillPath,
   isErrorEnvelope,
   isRecord,
+  type ClockAdvanceRecord,
   type HookFailure,
   type HookLevel,
   type TestHookName,
@@ -144,10 +146,26 @@ export class HooksClient {
     return { status: res.status, data: parse(hook, text), text };
   }
 
+  /**
+   * Sends one request. A clock advance that took is logged (CLOCK_ADVANCE_MARKER): the webhook sink judges retries
+   * of a service that schedules them on that clock with the run's own advances in view.
+   */
+  #send(hook: TestHookName, call: HookCall, optional: boolean) {
+    const r = this.#request(hook, call, optional);
+    const sentAt = Date.now();
+    const res = http.request(r.method, r.url, r.body, r.params);
+    const advance = isRecord(call.body) ? call.body.advanceSeconds : undefined;
+    if (hook === "clockChange" && res.status === 200 && typeof advance === "number" && advance > 0) {
+      const record: ClockAdvanceRecord = { sentAt, answeredAt: Date.now(), seconds: advance };
+      console.warn(`${CLOCK_ADVANCE_MARKER}${JSON.stringify(record)}`);
+    }
+    return { path: r.path, res };
+  }
+
   /** The answer whatever its status, unless the hook cannot be used at all (HookError). */
   exchange(hook: TestHookName, call: HookCall = {}): HookAnswer {
-    const r = this.#request(hook, call);
-    return this.#answer(hook, r.path, http.request(r.method, r.url, r.body, r.params));
+    const { path, res } = this.#send(hook, call, false);
+    return this.#answer(hook, path, res);
   }
 
   /** The hook's answer (`data`); HookError unless it succeeded with a JSON answer. */
@@ -156,13 +174,13 @@ export class HooksClient {
   }
 
   #call(hook: TestHookName, call: HookCall, optional: boolean): unknown {
-    const r = this.#request(hook, call, optional);
-    const answer = this.#answer(hook, r.path, http.request(r.method, r.url, r.body, r.params));
+    const { path, res } = this.#send(hook, call, optional);
+    const answer = this.#answer(hook, path, res);
     const ok = (TEST_HOOKS[hook].statuses as readonly number[]).includes(answer.status);
     if (!ok || answer.data === undefined) {
       throw new HookError(
         hook,
-        r.path,
+        path,
         answer.status,
         errorCode(answer.text),
         ok ? `not the answer the contract gives: ${answer.text}` : answer.text,

@@ -87,6 +87,11 @@ function allPartners(state: ServiceState) {
   return [...state.partners.values()].filter((p) => p.webhookUrl !== null);
 }
 
+/** Whether `available` set to the value it has emits its event all the same (docs/contract-freedoms.md). */
+function emitsUnchanged(state: ServiceState): boolean {
+  return state.variations.on("webhooks-event-on-unchanged-availability");
+}
+
 function booking(ctx: ControlContext) {
   const b = ctx.state.bookings.store.byUuid.get(ctx.params.uuid ?? "");
   if (b === undefined) throw notFound("Booking not found.");
@@ -181,7 +186,7 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
         t.updatedAt = now;
         state.webhooks.emit("product_type_content_updated", t.uuid, data(), recipients, now);
       }
-      if (available !== undefined && available !== t.available) {
+      if (available !== undefined && (available !== t.available || emitsUnchanged(state))) {
         t.available = available;
         t.updatedAt = now;
         state.webhooks.emit(
@@ -211,10 +216,10 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
         state.renderCache = new Map();
         state.webhooks.emit("product_updated", p.uuid, { productUuid: p.uuid, title: p.title }, recipients, now);
       }
-      if (available !== undefined && available !== p.available) {
+      if (available !== undefined && (available !== p.available || emitsUnchanged(state))) {
+        if (available !== p.available) state.catalogue.unavailableProducts += available ? -1 : 1;
         p.available = available;
         p.updatedAt = now;
-        state.catalogue.unavailableProducts += available ? -1 : 1;
         state.renderCache = new Map();
         // product_available when a product becomes available; a withdrawal is a product update.
         state.webhooks.emit(

@@ -108,7 +108,6 @@ import webhookIgnore410 from "./webhook-ignore-410.ts";
 import webhookNeverEmitTickets from "./webhook-never-emit-tickets.ts";
 import webhookNewIdOnRetry from "./webhook-new-id-on-retry.ts";
 import webhookNoRetry from "./webhook-no-retry.ts";
-import webhookReorder from "./webhook-reorder.ts";
 import webhookRetryTooEarly from "./webhook-retry-too-early.ts";
 import webhookStaleTimestamp from "./webhook-stale-timestamp.ts";
 
@@ -222,7 +221,6 @@ export const DEFECTS = [
   webhookNeverEmitTickets,
   webhookNewIdOnRetry,
   webhookNoRetry,
-  webhookReorder,
   webhookRetryTooEarly,
   webhookStaleTimestamp,
 ] as const;

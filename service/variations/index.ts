@@ -6,6 +6,12 @@ import httpConnectionClose from "./http-connection-close.ts";
 import httpGzip from "./http-gzip.ts";
 import httpHeaderCase from "./http-header-case.ts";
 import httpJsonCharset from "./http-json-charset.ts";
+import webhooksEventOnUnchangedAvailability from "./webhooks-event-on-unchanged-availability.ts";
+import webhooksNoEventOnCreate from "./webhooks-no-event-on-create.ts";
+import webhooksPayloadRealTime from "./webhooks-payload-real-time.ts";
+import webhooksRetriesOnServiceClock from "./webhooks-retries-on-service-clock.ts";
+import webhooksSharedId from "./webhooks-shared-id.ts";
+import webhooksUnorderedConcurrent from "./webhooks-unordered-concurrent.ts";
 import wireExtraKeys from "./wire-extra-keys.ts";
 import wireJsonKeysReversed from "./wire-json-keys-reversed.ts";
 import wireMoneyShortest from "./wire-money-shortest.ts";
@@ -20,6 +26,12 @@ export const VARIATIONS = [
   httpGzip,
   httpHeaderCase,
   httpJsonCharset,
+  webhooksEventOnUnchangedAvailability,
+  webhooksNoEventOnCreate,
+  webhooksPayloadRealTime,
+  webhooksRetriesOnServiceClock,
+  webhooksSharedId,
+  webhooksUnorderedConcurrent,
   wireExtraKeys,
   wireJsonKeysReversed,
   wireMoneyShortest,

@@ -44,7 +44,6 @@ export const WEBHOOK_DEFECTS: Record<string, Caught> = {
   // Messages about one resource queue behind each other's 3 s, so a booking's last ones may pass the loss deadline.
   "webhook-delay": { by: [WEBHOOK_METRICS.latency], alsoAllowed: [WEBHOOK_METRICS.lost] },
   "webhook-duplicate": { by: [WEBHOOK_METRICS.duplicates] },
-  "webhook-reorder": { by: [WEBHOOK_CHECKS.order] },
   "webhook-bad-signature": { by: [WEBHOOK_CHECKS.signature] },
   "webhook-stale-timestamp": { by: [WEBHOOK_CHECKS.timestamp] },
   "webhook-new-id-on-retry": { by: [WEBHOOK_CHECKS.sameId] },

@@ -1,33 +1,72 @@
 /**
  * How the webhook tests run the webhooks scenario: a clock time scale of 120 (a first retry after 0.5 s), two runs at
  * a time (each is mostly waiting for deliveries, but a third starves the others of CPU on two cores and their timers
- * slip by seconds), and what a run's sink verdict says.
+ * slip by seconds), and what a run's sink verdict says. With test hooks (the embedded service) or without (the
+ * service reached through its public API alone, the sink registered by a command).
  */
 import { expect } from "vitest";
 import type { ExtensionVerdict } from "../../lib/harness/run-extension.ts";
 import { WEBHOOK_CHECKS } from "../../lib/harness/webhooks/verdict.ts";
 import { runHarnessProcess, runLimiter, type HarnessProcessResult } from "./harness-process.ts";
+import { startPublicApiService } from "./public-api-service.ts";
 
 const TIME_SCALE = 120;
 const PARALLEL_RUNS = 2;
 
 const limited = runLimiter(PARALLEL_RUNS);
 
-export function runWebhooks(options: { defect?: string; scenarios?: string[]; duration?: string } = {}) {
-  const serviceArgs = `--time-scale ${TIME_SCALE}${options.defect ? ` --defects ${options.defect}` : ""}`;
+export interface WebhookRunOptions {
+  defect?: string;
+  /** The reference service's variations to switch on (--variations). */
+  variations?: readonly string[];
+  scenarios?: string[];
+  /** More flags of `harness run` (e.g. --webhooks). */
+  args?: readonly string[];
+  duration?: string;
+}
+
+/** The reference service's flags of a run: the time scale, and the defect and variations asked for. */
+function serviceFlags(options: Pick<WebhookRunOptions, "defect" | "variations">): string[] {
+  return [
+    ...["--time-scale", String(TIME_SCALE)],
+    ...(options.defect ? ["--defects", options.defect] : []),
+    ...(options.variations?.length ? ["--variations", options.variations.join(",")] : []),
+  ];
+}
+
+export function runWebhooks(options: WebhookRunOptions = {}) {
   return limited(() =>
     runHarnessProcess(
       [
         "run",
         ...(options.scenarios ?? ["webhooks"]),
+        ...(options.args ?? []),
         "--duration",
         options.duration ?? "4s",
         "--service-args",
-        serviceArgs,
+        serviceFlags(options).join(" "),
       ],
       { timeoutMs: 150_000 },
     ),
   );
+}
+
+/**
+ * The webhooks scenario against the service reached through its public API alone: no control URL, the sink
+ * registered by the operator's command, the time scale stated by the operator.
+ */
+export function runWebhooksWithoutHooks(options: Pick<WebhookRunOptions, "defect" | "variations"> = {}) {
+  return limited(async () => {
+    await using service = await startPublicApiService(serviceFlags(options));
+    // Awaited here: the service is disposed when this function returns.
+    return await runHarnessProcess(
+      [
+        ...["run", "webhooks", ...service.targetArgs, "--time-scale", String(TIME_SCALE)],
+        ...["--duration", "6s", "--allow-skips"],
+      ],
+      { timeoutMs: 90_000 },
+    );
+  });
 }
 
 export function sinkOf(result: HarnessProcessResult): ExtensionVerdict {

@@ -7,29 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { PUBLIC_API_WEBHOOK_CHECKS, WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
-import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
-import { startPublicApiService } from "./public-api-service.ts";
-import { failures, sinkOf } from "./webhook-runs.ts";
-
-/** As the other webhook tests: a first retry after 0.5 s, and decisions that fall due within the run. */
-const TIME_SCALE = "120";
-
-async function runWithoutHooks(defect?: string): Promise<HarnessProcessResult> {
-  await using service = await startPublicApiService([
-    "--time-scale",
-    TIME_SCALE,
-    ...(defect === undefined ? [] : ["--defects", defect]),
-  ]);
-  // Awaited here: the service is disposed when this function returns.
-  return await runHarnessProcess(
-    ["run", "webhooks", ...service.targetArgs, "--time-scale", TIME_SCALE, "--duration", "6s", "--allow-skips"],
-    { timeoutMs: 90_000 },
-  );
-}
+import { failures, runWebhooksWithoutHooks, sinkOf } from "./webhook-runs.ts";
 
 describe("webhooks on a target without test hooks", { timeout: 100_000 }, () => {
   it("should register by the operator's command, prove it, and pass on the correct service", async () => {
-    const result = await runWithoutHooks();
+    const result = await runWebhooksWithoutHooks();
     expect(result.exitCode, result.output).toBe(0);
     expect(result.output).toContain("registering the webhook sink for 10 keys with --webhook-register-cmd");
     const sink = sinkOf(result);
@@ -38,7 +20,6 @@ describe("webhooks on a target without test hooks", { timeout: 100_000 }, () => 
       [
         WEBHOOK_CHECKS.signature,
         WEBHOOK_CHECKS.timestamp,
-        WEBHOOK_CHECKS.order,
         WEBHOOK_CHECKS.retried,
         WEBHOOK_CHECKS.schedule,
         WEBHOOK_CHECKS.sameId,
@@ -62,13 +43,13 @@ describe("webhooks on a target without test hooks", { timeout: 100_000 }, () => 
   });
 
   it("should fail on lost events by the loss threshold", async () => {
-    const result = await runWithoutHooks("webhook-drop");
+    const result = await runWebhooksWithoutHooks({ defect: "webhook-drop" });
     expect(result.exitCode, result.output).toBe(1);
     expect(failures(sinkOf(result))).toEqual([WEBHOOK_METRICS.lost]);
   });
 
   it("should fail on bad signatures by the signature check", async () => {
-    const result = await runWithoutHooks("webhook-bad-signature");
+    const result = await runWebhooksWithoutHooks({ defect: "webhook-bad-signature" });
     expect(result.exitCode, result.output).toBe(1);
     expect(failures(sinkOf(result))).toContain(WEBHOOK_CHECKS.signature);
   });

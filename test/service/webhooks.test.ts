@@ -1,42 +1,18 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON read by the assertions */
 import { createHmac } from "node:crypto";
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
+import { VirtualClock } from "../../service/clock.ts";
 import { DefectSwitchboard } from "../../service/defects/index.ts";
+import { VariationSwitchboard } from "../../service/variations/index.ts";
 import { Webhooks } from "../../service/webhooks.ts";
 import { ALT_KEY, KEY, api, book, control, pickType, start, withSeats } from "./helpers.ts";
+import { receiver, type ReceivedDelivery } from "./webhook-receiver.ts";
 
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A tiny receiver: records deliveries and answers with the next queued status (200 by default). */
-async function receiver(statuses: number[] = []) {
-  const deliveries: Delivery[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(statuses.shift() ?? 200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    deliveries,
-    async [Symbol.asyncDispose]() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-function verify(secret: string, d: Delivery): boolean {
+function verify(secret: string, d: ReceivedDelivery): boolean {
   const id = String(d.headers["webhook-id"]);
   const ts = String(d.headers["webhook-timestamp"]);
   const expected = createHmac("sha256", Buffer.from(secret.slice(6), "base64"))
@@ -113,7 +89,11 @@ describe("webhooks", () => {
   });
 
   it("should keep the event ledger bounded: the newest messages, none older than the retention", async () => {
-    const webhooks = new Webhooks(new DefectSwitchboard(), () => 1, { limit: 3, retentionMs: 100 });
+    const clock = new VirtualClock(1);
+    const webhooks = new Webhooks(new DefectSwitchboard(), new VariationSwitchboard([]), clock, {
+      limit: 3,
+      retentionMs: 100,
+    });
     const emit = (resource: string) => {
       webhooks.emit("product_updated", resource, {}, [], 0);
     };
@@ -123,6 +103,7 @@ describe("webhooks", () => {
     emit("p5");
     expect(webhooks.events({}).map((m) => m.resource)).toEqual(["p5"]);
     webhooks.stop();
+    clock.stop();
   });
 
   it("should not block the request that caused an event when the receiver hangs", async () => {

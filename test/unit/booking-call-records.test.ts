@@ -20,11 +20,12 @@ describe("what booking calls record for the harness", () => {
     expect(logged()).toEqual([`${OWN_BOOKING_MARKER}{"uuid":"${UUID}"}`]);
   });
 
-  it("should record a partner's create as the `reserved` event its key must receive, and no own-booking line", () => {
+  it("should record a partner's create as the optional `reserved` event of its key, and no own-booking line", () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     expectationRecorder(3).afterCall({ endpoint: "bookingCreate", status: 201, data: { uuid: UUID } }, 1000);
+    // Optional: whether a create emits is the service's choice (docs/contract-freedoms.md, webhooks-event-on-create).
     expect(logged()).toEqual([
-      `${EXPECTATION_MARKER}${JSON.stringify({ resource: UUID, at: 1000, key: 3, type: "booking_status_updated", status: "reserved" })}`,
+      `${EXPECTATION_MARKER}${JSON.stringify({ resource: UUID, at: 1000, key: 3, type: "booking_status_updated", status: "reserved", optional: true })}`,
     ]);
   });
 });

@@ -12,7 +12,9 @@ function entry(over: Partial<ChurnLogEntry> & Pick<ChurnLogEntry, "seq" | "kind"
 }
 
 const summary = (entries: readonly ChurnLogEntry[]) =>
-  churnExpectations(entries).map((e) => `${e.type} ${e.resource} @${e.at - T0}`);
+  churnExpectations(entries).map(
+    (e) => `${e.type} ${e.resource} @${e.at - T0}${e.optional === true ? " optional" : ""}`,
+  );
 
 describe("churnExpectations", () => {
   it("should expect a content event per content change and an availability event each way per withdrawal", () => {
@@ -38,7 +40,7 @@ describe("churnExpectations", () => {
     expect(churnExpectations(entries)).toEqual([]);
   });
 
-  it("should follow availability through overlapping withdrawals of one type: only real changes emit", () => {
+  it("should follow availability through overlapping withdrawals of one type: a call that changes nothing may emit", () => {
     // apply 1 (withdrawn) - apply 2 (already) - undo 1 (back) - apply 3 (withdrawn) - undo 2 (back) - undo 3 (already)
     expect(
       summary([
@@ -52,9 +54,12 @@ describe("churnExpectations", () => {
       ]),
     ).toEqual([
       "product_type_not_available pt-1 @0",
+      // docs/contract-freedoms.md, webhooks-unchanged-availability-event
+      "product_type_not_available pt-1 @10 optional",
       "product_type_available pt-1 @20",
       "product_type_not_available pt-1 @30",
       "product_type_available pt-1 @40",
+      "product_type_available pt-1 @50 optional",
       "product_type_not_available pt-2 @60",
     ]);
   });

@@ -57,6 +57,25 @@ describe("HooksClient", () => {
     ]);
   });
 
+  it("should keep every clock advance that took, with when it was asked and answered, for the webhook sink", async () => {
+    let fail = false;
+    server.use(
+      http.post(`${CONTROL}/__control/clock`, () =>
+        fail ? notFound("/__control/clock") : HttpResponse.json({ data: CLOCK }),
+      ),
+    );
+    const client = new HooksClient(CONTROL, "secret-token");
+    const before = performance.timeOrigin + performance.now();
+    await client.advanceClock(432_060);
+    await client.setTimeScale(2);
+    fail = true;
+    await client.advanceClock(60).catch(() => undefined);
+    expect(client.clockAdvances.map((a) => a.seconds)).toEqual([432_060]);
+    const [advance] = client.clockAdvances;
+    expect(advance?.sentAt).toBeGreaterThanOrEqual(before);
+    expect(advance?.answeredAt).toBeGreaterThanOrEqual(advance?.sentAt ?? Infinity);
+  });
+
   it("should encode path parameters and leave out query parameters that are not given", () => {
     expect(hookPath("partnerSet", { apiKey: "a key/1" })).toBe("/__control/partners/a%20key%2F1");
     expect(hookPath("events", {}, { resource: PT, since: 4, type: undefined })).toBe(

@@ -4,7 +4,13 @@
  * wrapper logs the failure as a HOOK_FAILURE_MARKER record the harness maps by its fields.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HOOK_FAILURE_MARKER, type HookFailure } from "../../lib/contract/index.ts";
+import {
+  CLOCK_ADVANCE_MARKER,
+  HOOK_FAILURE_MARKER,
+  type ClockAdvanceRecord,
+  type HookFailure,
+} from "../../lib/contract/index.ts";
+import { parseClockAdvances } from "../../lib/harness/webhooks/expectations.ts";
 import { HookError, HooksClient, reportHookFailures } from "../../lib/k6/hooks-client.ts";
 import { k6State } from "../shims/k6-state.ts";
 
@@ -119,6 +125,30 @@ describe("k6 HooksClient", () => {
     ).toThrow();
     expect(k6State.aborts).toHaveLength(1);
     expect(k6State.aborts[0]).toMatch(/test hook clockChange/);
+  });
+
+  it("should log every clock advance that took, for the webhook sink's retry judge, and nothing else", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const hooks = new HooksClient(CONTROL);
+    k6State.handler = () => json(200, { data: { now: "2026-01-01T00:00:00Z", nowMs: 0, timeScale: 1 } });
+    const before = Date.now();
+    hooks.exchange("clockChange", { body: { advanceSeconds: 300 } });
+    hooks.call("clockChange", { body: { advanceSeconds: 60 } });
+    hooks.call("clockChange", { body: { timeScale: 2 } });
+    hooks.call("clock");
+    k6State.handler = () => json(500, { error: { code: "internal_error", message: "boom", http_code: 500 } });
+    hooks.exchange("clockChange", { body: { advanceSeconds: 5 } });
+    const lines = warn.mock.calls.map((c) => String(c[0]));
+    expect(lines.every((l) => l.startsWith(CLOCK_ADVANCE_MARKER))).toBe(true);
+    const records = lines.map((l) => JSON.parse(l.slice(CLOCK_ADVANCE_MARKER.length)) as ClockAdvanceRecord);
+    expect(records.map((r) => r.seconds)).toEqual([300, 60]);
+    for (const r of records) {
+      expect(r.sentAt).toBeGreaterThanOrEqual(before);
+      expect(r.answeredAt).toBeGreaterThanOrEqual(r.sentAt);
+    }
+    // What the sink reads back from k6's JSON log.
+    const log = lines.map((msg) => JSON.stringify({ level: "warning", msg })).join("\n");
+    expect(parseClockAdvances(log)).toEqual(records);
   });
 
   it("should pass other errors through without a marker", () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import { analyse } from "../../lib/harness/webhooks/analysis.ts";
 import { dedupe } from "../../lib/harness/webhooks/dedupe.ts";
 import { bookingsLeftReserved, join } from "../../lib/harness/webhooks/join.ts";
+import { WEBHOOK_METRICS, judge } from "../../lib/harness/webhooks/verdict.ts";
 import { LatencyHistogram } from "../../lib/harness/latency-histogram.ts";
 import { T0, delivery, expectation } from "./webhook-fixtures.ts";
 
@@ -63,6 +65,55 @@ describe("join", () => {
       ],
     );
     expect(result.matched.map((m) => m.latencyMs)).toEqual([100, 100]);
+  });
+});
+
+describe("join of optional expectations (docs/contract-freedoms.md)", () => {
+  it("should neither lose an optional event that did not come nor report one that came as unexpected", () => {
+    const absent = joinOf([], [expectation({ optional: true })]);
+    expect(absent).toMatchObject({ lost: [], unexpected: [], matched: [] });
+    expect(absent.optionalAbsent).toHaveLength(1);
+    const present = joinOf([delivery({ arrivedAt: T0 + 40 })], [expectation({ optional: true })]);
+    expect(present).toMatchObject({ lost: [], unexpected: [], optionalAbsent: [] });
+    expect(present.matched.map((m) => m.latencyMs)).toEqual([40]);
+  });
+
+  it("should not let an optional event that did not come take the message of a required one triggered later", () => {
+    const event = { type: "product_type_available", resource: "pt", bookingStatus: undefined, endpoint: 0 } as const;
+    const expected = (at: number, optional?: boolean) =>
+      expectation({ type: event.type, resource: event.resource, key: 0, status: undefined, at, optional });
+    const result = joinOf(
+      [
+        delivery({ ...event, webhookId: "a", body: "a", arrivedAt: T0 + 5 }),
+        delivery({ ...event, webhookId: "b", body: "b", arrivedAt: T0 + 60_000 }),
+      ],
+      [expected(T0), expected(T0 + 10, true), expected(T0 + 50_000)],
+    );
+    expect(result.lost).toEqual([]);
+    expect(result.matched.map((m) => m.expectation.at - T0)).toEqual([0, 50_000]);
+    expect(result.optionalAbsent.map((u) => u.expectation.at - T0)).toEqual([10]);
+  });
+
+  it("should say in the verdict which optional events did not come, without failing it", () => {
+    const verdict = judge(
+      "webhook sink",
+      analyse({
+        deliveries: [],
+        expectations: [expectation({ optional: true })],
+        endpoints: [0],
+        timeScale: 1,
+        observedUntil: T0 + 60_000,
+      }),
+      { slo: DEFAULT_SLO.webhooks, misbehaving: false, expectAllKinds: false, timeScale: 1 },
+    );
+    expect(verdict.verdict).toBe("pass");
+    expect(verdict.thresholds.find((t) => t.metric === WEBHOOK_METRICS.lost)?.observed).toBe(0);
+    expect(verdict.findings).toContainEqual(
+      expect.stringMatching(
+        /^1 event the contract allows but does not require did not arrive \(booking_status_updated reserved 1\)/,
+      ),
+    );
+    expect(verdict.figures.optionalAbsent).toBe(1);
   });
 });
 

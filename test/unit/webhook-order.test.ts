@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
+import { analyse } from "../../lib/harness/webhooks/analysis.ts";
 import { dedupe } from "../../lib/harness/webhooks/dedupe.ts";
 import { outOfOrder } from "../../lib/harness/webhooks/order.ts";
-import { T0, delivery } from "./webhook-fixtures.ts";
+import { judge } from "../../lib/harness/webhooks/verdict.ts";
+import { T0, delivery, expectation } from "./webhook-fixtures.ts";
 
 const msg = (id: string, arrivedAt: number, eventTime: number, resource = "b1", endpoint = 0) =>
   delivery({ webhookId: id, arrivedAt, eventTime, resource, endpoint, body: id });
@@ -33,5 +36,32 @@ describe("outOfOrder", () => {
       { ...msg("a", T0 + 600, T0), status: 200 },
     ]).messages;
     expect(outOfOrder(messages)).toEqual([]);
+  });
+});
+
+describe("the order of arrival in the sink's verdict", () => {
+  it("should report messages out of their event order as a finding and fail no check (the contract promises no order)", () => {
+    const approved = { bookingStatus: "approved", eventTime: T0 + 100 };
+    const verdict = judge(
+      "webhook sink",
+      analyse({
+        deliveries: [
+          delivery({ ...approved, webhookId: "b", body: "b", arrivedAt: T0 + 200 }),
+          delivery({ webhookId: "a", body: "a", arrivedAt: T0 + 300 }),
+        ],
+        expectations: [expectation(), expectation({ status: "approved", at: T0 + 100 })],
+        endpoints: [0],
+        timeScale: 1,
+        observedUntil: T0 + 60_000,
+      }),
+      { slo: DEFAULT_SLO.webhooks, misbehaving: false, expectAllKinds: false, timeScale: 1 },
+    );
+    expect(verdict.verdict).toBe("pass");
+    expect(verdict.checks.filter((c) => c.verdict === "fail")).toEqual([]);
+    expect(verdict.checks.map((c) => c.name).join()).not.toMatch(/order/);
+    expect(verdict.findings.join("\n")).toMatch(
+      /^1 message arrived after a later event about the same resource \(e\.g\. booking_status_updated about b1.*webhooks-delivery-order/m,
+    );
+    expect(verdict.figures.outOfOrder).toBe(1);
   });
 });

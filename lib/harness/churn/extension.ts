@@ -121,6 +121,7 @@ export class ChurnExtension implements RunExtension {
   #loop: Promise<void> | undefined;
   #pending: Pending[] = [];
   #seed = 1;
+  #runId = "";
   #targets = 0;
   readonly #applied = new Map<ChurnKind, number>();
   #restored = 0;
@@ -139,6 +140,7 @@ export class ChurnExtension implements RunExtension {
   async start(ctx: RunContext): Promise<ExtensionStart> {
     this.#config = this.#options.config;
     this.#seed = ctx.seed;
+    this.#runId = ctx.runId;
     const control = ctx.target.control;
     if (!control) return this.#startBlackBox(ctx);
     this.#control = control;
@@ -263,7 +265,8 @@ export class ChurnExtension implements RunExtension {
       set = body;
       status = await this.#send(() => control.changeProductType(pt, body));
     } else if (change.kind === "content") {
-      const body = { description: `Churned content #${change.seq} of seed ${this.#seed}.` };
+      // New text in every run, so that each content event the sink expects follows from a real change of the text.
+      const body = { description: `Churned content #${change.seq} of run ${this.#runId}.` };
       set = body;
       status = await this.#send(() => control.changeProductType(pt, body));
     } else {

@@ -3,11 +3,12 @@
  * expects them instead of reporting them as unexpected. Data flows one way: the churn log goes to the sink's verdict
  * and nothing goes back to the driver or to k6.
  *
- * Which change emits what (docs/service.md, "Webhooks"). A content update emits product_type_content_updated. A
- * withdrawal (available:false) emits product_type_not_available and its undo (available:true)
- * product_type_available, each only when the product type's availability really changes: an undo sets the type
- * available even while another withdrawal of it is pending, and that one's undo then emits nothing.
- * Seat, cap and sell-out changes emit nothing. Catalogue events go to every partner with a webhook URL, so the
+ * Which change emits what (docs/contract-gaps.md, Control API; test-hooks.openapi.yaml productTypeChange). A content
+ * update emits product_type_content_updated. A withdrawal (available:false) emits product_type_not_available and its
+ * undo (available:true) product_type_available when the product type's availability really changes. An undo sets the
+ * type available even while another withdrawal of it is pending, and that one's undo then changes nothing: whether such
+ * a call emits is the service's choice (docs/contract-freedoms.md, webhooks-unchanged-availability-event), so its
+ * event is expected as optional. Seat, cap and sell-out changes emit nothing. Catalogue events go to every partner with a webhook URL, so the
  * expectations name no key. Every hot-set type starts available (pickHotSet() picks available ones) and only the driver
  * changes it. A change the control API did not accept (status other than 200) is taken as not made: the churn check
  * already fails the run for it.
@@ -27,8 +28,12 @@ export function churnExpectations(entries: readonly ChurnLogEntry[]): Expectatio
       expectations.push({ ...base, type: "product_type_content_updated" });
     } else if (e.kind === "unavailable") {
       const withdraw = e.phase === "apply";
-      if (withdraw === unavailable.has(e.productTypeUuid)) continue;
-      expectations.push({ ...base, type: withdraw ? "product_type_not_available" : "product_type_available" });
+      const type = withdraw ? "product_type_not_available" : "product_type_available";
+      if (withdraw === unavailable.has(e.productTypeUuid)) {
+        expectations.push({ ...base, type, optional: true });
+        continue;
+      }
+      expectations.push({ ...base, type });
       if (withdraw) unavailable.add(e.productTypeUuid);
       else unavailable.delete(e.productTypeUuid);
     }

@@ -15,6 +15,7 @@ import {
   fillPath,
   isErrorEnvelope,
   isRecord,
+  type ClockAdvanceRecord,
   type ControlPartner,
   type TestHookAnswer,
   type TestHookName,
@@ -24,6 +25,7 @@ import { shownHookPath } from "../../contract/hook-failure.ts";
 import { hookOf } from "../../contract/hook-of.ts";
 import { testHooksDocument } from "../../contract/openapi.ts";
 import { AnswerValidator } from "../openapi-validation.ts";
+import { monotonicNow } from "../monotonic-now.ts";
 import { describeFetchError } from "../targets/url-target.ts";
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -167,6 +169,11 @@ export function hookPath<N extends TestHookName>(name: N, params: HookParams<N>,
 
 export class HooksClient {
   readonly url: string;
+  /**
+   * Every clock advance this client made that took, in order (monotonic epoch ms): a service may run its webhook
+   * retries on that clock, and the webhook sink judges them with the run's own advances in view.
+   */
+  readonly clockAdvances: ClockAdvanceRecord[] = [];
   readonly #token: string;
   readonly #options: HooksClientOptions;
 
@@ -220,6 +227,7 @@ export class HooksClient {
   async #send(name: TestHookName, path: string, body: unknown): Promise<HookExchange> {
     const hook = TEST_HOOKS[name];
     const url = `${this.url}${path}`;
+    const sentAt = monotonicNow();
     let res: Response;
     try {
       res = await fetch(url, {
@@ -235,6 +243,10 @@ export class HooksClient {
       throw new HookUnreachableError(name, hook.method, url, describeFetchError(error));
     }
     const text = await res.text();
+    const advance = isRecord(body) ? body.advanceSeconds : undefined;
+    if (name === "clockChange" && res.status === 200 && typeof advance === "number" && advance > 0) {
+      this.clockAdvances.push({ sentAt, answeredAt: monotonicNow(), seconds: advance });
+    }
     const ok = (hook.statuses as readonly number[]).includes(res.status);
     const problems =
       ok && this.#options.validate !== false

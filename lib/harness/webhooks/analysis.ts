@@ -1,5 +1,5 @@
 /** Puts the pure pieces together: what reached the sink and what was expected -> every figure the verdict needs. */
-import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
+import { WEBHOOK_EVENT_TYPES, type ClockAdvanceRecord } from "../../contract/index.ts";
 import { attemptsByBody, dedupe, type DedupeResult } from "./dedupe.ts";
 import { withFollowOns } from "./follow-ons.ts";
 import { join, type JoinResult } from "./join.ts";
@@ -16,6 +16,8 @@ export interface AnalysisInput {
   expectations: readonly Expectation[];
   endpoints: readonly number[];
   timeScale: number;
+  /** The clock advances the run made (retry-schedule.ts): retries on the service clock fall due at them. */
+  clockAdvances?: readonly ClockAdvanceRecord[];
   /** Epoch ms until which the sink was listening. */
   observedUntil: number;
   tolerance?: RetryTolerance;
@@ -81,6 +83,7 @@ export function analyse(input: AnalysisInput): WebhookAnalysis {
     order: outOfOrder(deduped.messages),
     retries: checkRetries(attemptsByBody(input.deliveries), {
       timeScale: input.timeScale,
+      advances: input.clockAdvances ?? [],
       observedUntil: input.observedUntil,
       tolerance: input.tolerance,
     }),

@@ -1,5 +1,16 @@
-/** Reads the expectations the k6 scenarios logged (EXPECTATION_MARKER lines of k6's JSON log). */
-import { EXPECTATION_MARKER, WEBHOOK_EVENT_TYPES, isRecord, type ExpectationRecord } from "../../contract/index.ts";
+/**
+ * Reads what the k6 scenarios logged for the sink: the expectations (EXPECTATION_MARKER lines of k6's JSON log) and
+ * the clock advances they made (CLOCK_ADVANCE_MARKER), which the retry judge takes into account.
+ */
+import {
+  CLOCK_ADVANCE_MARKER,
+  EXPECTATION_MARKER,
+  WEBHOOK_EVENT_TYPES,
+  isRecord,
+  type ClockAdvanceRecord,
+  type ExpectationRecord,
+} from "../../contract/index.ts";
+import { markedPayloads } from "../verdict.ts";
 
 function isExpectation(value: unknown): value is ExpectationRecord {
   return (
@@ -9,7 +20,8 @@ function isExpectation(value: unknown): value is ExpectationRecord {
     typeof value.resource === "string" &&
     typeof value.at === "number" &&
     (value.key === undefined || typeof value.key === "number") &&
-    (value.status === undefined || typeof value.status === "string")
+    (value.status === undefined || typeof value.status === "string") &&
+    (value.optional === undefined || typeof value.optional === "boolean")
   );
 }
 
@@ -33,4 +45,21 @@ export function parseExpectations(log: string): ExpectationRecord[] {
     }
   }
   return found;
+}
+
+function isClockAdvance(value: unknown): value is ClockAdvanceRecord {
+  return (
+    isRecord(value) &&
+    typeof value.sentAt === "number" &&
+    typeof value.answeredAt === "number" &&
+    typeof value.seconds === "number" &&
+    value.seconds > 0
+  );
+}
+
+/** The clock advances a k6 scenario made and logged. */
+export function parseClockAdvances(log: string): ClockAdvanceRecord[] {
+  return markedPayloads(log, CLOCK_ADVANCE_MARKER).filter((p): p is Record<string, unknown> & ClockAdvanceRecord =>
+    isClockAdvance(p),
+  );
 }

@@ -6,8 +6,9 @@
  * move makes every supplier decision and cancellation approval still pending fall due, whose follow-on events are
  * expected by follow-ons.ts), the sink waits for deliveries up to a deadline, and the join becomes checks, thresholds,
  * figures and the latency histogram. The catalogue events
- * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). stop(): the keys are
- * unregistered and the sink closes.
+ * that inventory churn caused are expected from the churn log (churn/webhook-expectations.ts). Retries are judged
+ * with every clock advance the run made in view (k6's, logged; the harness's, kept by its hooks client), since a
+ * service may run them on that clock (retry-schedule.ts). stop(): the keys are unregistered and the sink closes.
  *
  * Without a control API (public API only, issue 17): the sink is registered by the operator's command
  * (--webhook-register-cmd, register-command.ts) or by hand from the URLs and secrets it prints, a first event the
@@ -35,7 +36,7 @@ import {
 } from "../run-extension.ts";
 import { analyse } from "./analysis.ts";
 import { dedupe } from "./dedupe.ts";
-import { parseExpectations } from "./expectations.ts";
+import { parseClockAdvances, parseExpectations } from "./expectations.ts";
 import { awaitsServiceDecision, withFollowOns } from "./follow-ons.ts";
 import { bookingsLeftReserved, join } from "./join.ts";
 import { WELL_BEHAVED, type MisbehaviourOptions, type RefusalMode } from "./misbehaviour.ts";
@@ -43,7 +44,8 @@ import { observedOnly, publicApiNotJudged } from "./observed.ts";
 import { REGISTER_LOG, runRegisterCommand } from "./register-command.ts";
 import { proveRegistration } from "./registration-probe.ts";
 import { retryWindow } from "./retry-schedule.ts";
-import { WebhookSink, monotonicNow, newWebhookSecret } from "./sink.ts";
+import { WebhookSink, newWebhookSecret } from "./sink.ts";
+import { monotonicNow } from "../monotonic-now.ts";
 import { WEBHOOK_SINK_EXTENSION, isSuccess, type Expectation } from "./types.ts";
 import { judge } from "./verdict.ts";
 import { parseListen } from "./listen-address.ts";
@@ -192,6 +194,7 @@ export class WebhookSinkExtension implements RunExtension {
       return extensionVerdict(this.name, { errors: ["The webhook sink was not started."] });
     }
     const expectations: Expectation[] = [...this.#probes];
+    const k6Advances = [...k6.logs.values()].flatMap(parseClockAdvances);
     for (const log of k6.logs.values()) expectations.push(...parseExpectations(log));
     // The churn driver finishes before the sink (extensions.ts), so its log is complete; no log, no churn events.
     const churned = churnExpectations(await readChurnLog(path.join(ctx.runDir, CHURN_LOG)));
@@ -227,6 +230,8 @@ export class WebhookSinkExtension implements RunExtension {
       expectations,
       endpoints: sink.endpoints,
       timeScale,
+      // The run's own clock advances: k6's, and the harness's (this sink's move past five days, another extension's).
+      clockAdvances: [...k6Advances, ...(control?.clockAdvances ?? [])],
       observedUntil: monotonicNow(),
       ...(observeOnly === undefined ? {} : { observeOnly }),
     });
@@ -243,7 +248,7 @@ export class WebhookSinkExtension implements RunExtension {
     });
     if (control === undefined) {
       verdict.notJudged = [...(verdict.notJudged ?? []), ...publicApiNotJudged(this.#options.expectAllKinds)];
-      verdict.figures.registrationProbes = this.#probes.filter((e) => e.type === "booking_status_updated").length;
+      verdict.figures.registrationProbes = new Set(this.#probes.map((e) => e.resource)).size;
     }
     if (timeScale !== this.#timeScale) {
       verdict.findings.push(

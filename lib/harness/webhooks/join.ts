@@ -2,8 +2,9 @@
  * The join of expectations (what the run's operations must cause) with messages (what reached the sink, one per
  * webhook-id). An expectation names a partner (booking events) or none (catalogue events: every registered partner).
  * Within one (partner, type, resource, booking status) the n-th expectation pairs with the n-th message, both in time
- * order. Left-over expectations are lost (or excused, on an endpoint that answered 410: the sender was told to stop);
- * left-over messages are unexpected (events the run neither recorded nor derived as a follow-on, follow-ons.ts).
+ * order, except that a message pairs with a required expectation before an optional one (take()). Left-over expectations are lost (or excused, on an endpoint that answered 410: the sender was told to stop;
+ * or optional, an event the contract allows but does not require); left-over messages are unexpected (events the run
+ * neither recorded nor derived as a follow-on, follow-ons.ts).
  */
 import type { Message } from "./dedupe.ts";
 import type { Expectation } from "./types.ts";
@@ -28,6 +29,8 @@ export interface JoinResult {
   excused: Unmatched[];
   /** Expectations only observed, never required (input.observeOnly), that did not arrive: not lost. */
   unobserved: Unmatched[];
+  /** Optional expectations (ExpectationRecord.optional: the contract allows the event, does not require it) that did not arrive. */
+  optionalAbsent: Unmatched[];
   unexpected: Message[];
 }
 
@@ -43,6 +46,22 @@ export interface JoinInput {
    * the service decides on its own where the run cannot make it fall due). Default: none, every one is required.
    */
   observeOnly?: (expectation: Expectation) => boolean;
+}
+
+/** How far an arrival may precede its trigger on the two clocks (k6's and the sink's, on one host) and still pair. */
+const CLOCK_SLACK_MS = 1000;
+
+/**
+ * The expectation a message arriving at `arrivedAt` pairs with: the earliest required one already triggered, else the
+ * earliest optional one already triggered, else the earliest left. An optional event the service did not send must
+ * not take the message of a required one triggered later (a churn withdrawal that changed nothing, then one that did).
+ */
+function take(list: Unmatched[] | undefined, arrivedAt: number): Unmatched | undefined {
+  if (list === undefined || list.length === 0) return undefined;
+  const triggered = (u: Unmatched) => u.expectation.at <= arrivedAt + CLOCK_SLACK_MS;
+  let i = list.findIndex((u) => u.expectation.optional !== true && triggered(u));
+  if (i === -1) i = list.findIndex(triggered);
+  return list.splice(Math.max(0, i), 1)[0];
 }
 
 function key(endpoint: number, type: string | undefined, resource: string | undefined, status: string | undefined) {
@@ -62,12 +81,18 @@ export function join(input: JoinInput): JoinResult {
       else list.push({ expectation, endpoint });
     }
   }
-  const result: JoinResult = { matched: [], lost: [], excused: [], unobserved: [], unexpected: [] };
+  const result: JoinResult = {
+    matched: [],
+    lost: [],
+    excused: [],
+    unobserved: [],
+    optionalAbsent: [],
+    unexpected: [],
+  };
   const ordered = [...input.messages].sort((a, b) => a.first.arrivedAt - b.first.arrivedAt);
   for (const message of ordered) {
     const { type, resource, bookingStatus } = message.first;
-    const list = wanted.get(key(message.endpoint, type, resource, bookingStatus));
-    const next = list?.shift();
+    const next = take(wanted.get(key(message.endpoint, type, resource, bookingStatus)), message.first.arrivedAt);
     if (next === undefined) {
       result.unexpected.push(message);
       continue;
@@ -77,6 +102,7 @@ export function join(input: JoinInput): JoinResult {
   for (const left of wanted.values()) {
     for (const u of left) {
       if (input.gone.has(u.endpoint)) result.excused.push(u);
+      else if (u.expectation.optional === true) result.optionalAbsent.push(u);
       else if (input.observeOnly?.(u.expectation) === true) result.unobserved.push(u);
       else result.lost.push(u);
     }

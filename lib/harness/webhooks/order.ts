@@ -1,7 +1,9 @@
 /**
- * Order per resource: messages about one booking or product reach a partner in the order the service says they
- * happened (the payload's timestamp). Only first attempts count: a retry is late by design. Equal timestamps are
- * not an order (the service may stamp two events of one operation alike).
+ * Order per resource: which messages about one booking or product reached a partner after a later event about it (by
+ * the payload's timestamp). No rule: the contract promises no order (docs/contract-freedoms.md,
+ * webhooks-delivery-order), so the verdict reports these as a finding, never as a failed check. Only first attempts
+ * count: a retry is late by design. Equal timestamps are not an order (the service may stamp two events of one
+ * operation alike).
  */
 import type { Message } from "./dedupe.ts";
 

@@ -3,7 +3,17 @@
  * days, each divided by the service's time scale; a 410 disables the endpoint at once. Attempts of one message keep its
  * webhook-id. The delay of a retry is measured from the sink's answer to the refused attempt (the sender schedules it
  * when the attempt ends) to the retry's arrival.
+ *
+ * Which clock the schedule runs on is the service's choice (docs/contract-freedoms.md, webhooks-retry-clock): real
+ * timers, or the service clock, which the run's own clock advances move on at once (the webhooks scenario after each
+ * booking flow, the sink past five days at the end). A retry is on schedule when it is on either clock's: on the
+ * service clock it is due once the time-scaled time since the refusal plus the advances made in between reach the
+ * scheduled delay (serviceClockReaches). Each advance took effect somewhere between its request and its answer, so
+ * the earliest a retry may come counts it from its request, the latest from its answer. Not retried at all is judged
+ * on real time alone: the service clock never runs slower than real time scaled, so a retry overdue in real time is
+ * overdue on either clock.
  */
+import type { ClockAdvanceRecord } from "../../contract/index.ts";
 import { isSuccess, type Delivery } from "./types.ts";
 
 export const RETRY_SCHEDULE_SECONDS = [60, 120, 240, 480, 960, 1920, 3840, 86_400, 86_400, 86_400] as const;
@@ -18,6 +28,30 @@ export interface RetryTolerance {
 
 // Early is judged tightly (a sender's timer only fires late); late loosely, since a busy host delays timers by seconds.
 export const DEFAULT_RETRY_TOLERANCE: RetryTolerance = { earlyShare: 0.8, lateShare: 2, slackMs: 2500 };
+
+/**
+ * The epoch ms at which the service clock, running `timeScale` times real time from `from` and moved on by the
+ * advances, has gone `virtualMs` further. `when` says at which real time an advance counts (its request or its
+ * answer); advances counted at or before `from` are not part of the wait.
+ */
+export function serviceClockReaches(
+  from: number,
+  virtualMs: number,
+  timeScale: number,
+  advances: readonly ClockAdvanceRecord[],
+  when: (advance: ClockAdvanceRecord) => number,
+): number {
+  let moved = 0;
+  const ordered = advances.map((a) => ({ at: when(a), ms: a.seconds * 1000 })).sort((a, b) => a.at - b.at);
+  for (const advance of ordered) {
+    if (advance.at <= from) continue;
+    const before = (advance.at - from) * timeScale + moved;
+    if (before >= virtualMs) break;
+    moved += advance.ms;
+    if (before + advance.ms >= virtualMs) return advance.at;
+  }
+  return from + (virtualMs - moved) / timeScale;
+}
 
 /** When the retry after the `failedAttempt`-th attempt (1-based) is due, relative to that attempt's end. */
 export function retryWindow(
@@ -59,6 +93,8 @@ export interface RetryFindings {
 
 export interface RetryContext {
   timeScale: number;
+  /** The clock advances the run made (k6's scenarios and the harness's own), in any order. */
+  advances?: readonly ClockAdvanceRecord[];
   /** Epoch ms until which the sink was listening. */
   observedUntil: number;
   tolerance?: RetryTolerance;
@@ -98,7 +134,17 @@ export function checkRetries(groups: readonly (readonly Delivery[])[], ctx: Retr
     });
     for (const [i, attempt] of group.entries()) {
       const gone = goneAt.get(attempt.endpoint);
-      if (gone !== undefined && attempt.arrivedAt > gone + (ctx.goneGraceMs ?? 1000)) {
+      // A retry of a message whose own attempt was answered 410 left after the sender had the 410: no grace. (On the
+      // service clock the run's clock advances can bring retries within the grace of the first 410.)
+      const itselfGone = group.slice(0, i).find((earlier) => earlier.status === 410);
+      if (itselfGone !== undefined) {
+        findings.afterGone.push(
+          issue(
+            attempt,
+            `attempt ${i + 1} of a ${attempt.type ?? "message"} came ${Math.round(attempt.arrivedAt - itselfGone.answeredAt)} ms after an attempt of it was answered 410`,
+          ),
+        );
+      } else if (gone !== undefined && attempt.arrivedAt > gone + (ctx.goneGraceMs ?? 1000)) {
         findings.afterGone.push(
           issue(
             attempt,
@@ -137,15 +183,46 @@ export function checkRetries(groups: readonly (readonly Delivery[])[], ctx: Retr
       }
       findings.retried++;
       const delay = next.arrivedAt - attempt.answeredAt;
-      if (delay < window.earliestMs || delay > window.latestMs) {
-        findings.offSchedule.push(
-          issue(
-            next,
-            `retry ${i + 1} of a ${next.type ?? "message"} came after ${Math.round(delay)} ms, scheduled ${Math.round(window.scheduledMs)} ms (allowed ${Math.round(window.earliestMs)}-${Math.round(window.latestMs)} ms)`,
-          ),
-        );
-      }
+      if (onRealSchedule(delay, window) || onServiceClock(attempt.answeredAt, next.arrivedAt, i + 1, ctx)) continue;
+      findings.offSchedule.push(
+        issue(
+          next,
+          `retry ${i + 1} of a ${next.type ?? "message"} came after ${Math.round(delay)} ms, scheduled ${Math.round(window.scheduledMs)} ms (allowed ${Math.round(window.earliestMs)}-${Math.round(window.latestMs)} ms${advancedNote(attempt.answeredAt, next.arrivedAt, ctx)})`,
+        ),
+      );
     }
   }
   return findings;
+}
+
+function onRealSchedule(delay: number, window: { earliestMs: number; latestMs: number }): boolean {
+  return delay >= window.earliestMs && delay <= window.latestMs;
+}
+
+/** Whether a retry arriving at `arrivedAt` is on schedule on the service clock, the run's advances counted. */
+function onServiceClock(refusedAt: number, arrivedAt: number, failedAttempt: number, ctx: RetryContext): boolean {
+  const advances = ctx.advances ?? [];
+  const seconds = RETRY_SCHEDULE_SECONDS[failedAttempt - 1];
+  if (advances.length === 0 || seconds === undefined) return false;
+  const tolerance = ctx.tolerance ?? DEFAULT_RETRY_TOLERANCE;
+  const scheduled = seconds * 1000;
+  // Earliest: every advance that may have taken effect after the refusal, as soon as it may have.
+  const mayFollow = advances.filter((a) => a.answeredAt > refusedAt);
+  const earliest = serviceClockReaches(refusedAt, scheduled * tolerance.earlyShare, ctx.timeScale, mayFollow, (a) =>
+    Math.max(a.sentAt, refusedAt + 1),
+  );
+  // Latest: only the advances surely made after the refusal, as late as they may have taken effect.
+  const surelyFollow = advances.filter((a) => a.sentAt > refusedAt);
+  const latest =
+    serviceClockReaches(refusedAt, scheduled * tolerance.lateShare, ctx.timeScale, surelyFollow, (a) => a.answeredAt) +
+    tolerance.slackMs;
+  return arrivedAt >= earliest && arrivedAt <= latest;
+}
+
+/** The advances between a refusal and its retry, for the problem's text. */
+function advancedNote(refusedAt: number, arrivedAt: number, ctx: RetryContext): string {
+  const between = (ctx.advances ?? []).filter((a) => a.answeredAt > refusedAt && a.sentAt < arrivedAt);
+  if (between.length === 0) return "";
+  const seconds = between.reduce((sum, a) => sum + a.seconds, 0);
+  return `; nor on the service clock's, with the run's ${between.length} clock advance${between.length === 1 ? "" : "s"} of ${seconds} s in all between them`;
 }

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { isRecord } from "../../contract/index.ts";
+import { monotonicNow } from "../monotonic-now.ts";
 import { WELL_BEHAVED, decideAnswer, type MisbehaviourOptions } from "./misbehaviour.ts";
 import type { Delivery, RefusedDelivery, SinkAnswer } from "./types.ts";
 
@@ -41,11 +42,6 @@ export const BODY_TIMEOUT_MS = 30_000;
  * answer before the connection is closed, rather than a reset.
  */
 const CUT_OFF_GRACE_MS = 1000;
-
-/** Epoch milliseconds from the monotonic clock: steady under wall-clock steps, comparable with Date.now(). */
-export function monotonicNow(): number {
-  return performance.timeOrigin + performance.now();
-}
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;

@@ -2,8 +2,10 @@
  * The sink's part of the run's verdict. Each check names one rule of docs/contract-gaps.md (Webhooks) and is proven to
  * fail on the reference service's defect that breaks it (test/k6/webhooks.test.ts); latency, loss and duplicates are
  * thresholds from the SLO table (follow-ons, which have no trigger time, count for loss only). Unexpected events are
- * reported, not judged: the run knows only what it triggered and what follows from that by the contract. The latency
- * distribution goes out as a histogram series (latency-series.ts).
+ * reported, not judged: the run knows only what it triggered and what follows from that by the contract. So are what
+ * the contract leaves free (docs/contract-freedoms.md): messages about one resource that arrived out of their event
+ * order, and optional events (a booking's create) that did not come. The latency distribution goes out as a histogram
+ * series (latency-series.ts).
  */
 import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
 import type { SloTable } from "../../contract/slo.ts";
@@ -17,7 +19,6 @@ import { BOOKING_EVENT_TYPES, isBookingEvent, type Delivery } from "./types.ts";
 export const WEBHOOK_CHECKS = {
   signature: "webhooks: webhook-signature valid on every attempt",
   timestamp: "webhooks: webhook-timestamp within tolerance on every attempt",
-  order: "webhooks: messages about one resource arrive in order",
   retried: "webhooks: a refused delivery is retried",
   schedule: "webhooks: retries follow the schedule",
   sameId: "webhooks: retries keep the webhook-id",
@@ -82,14 +83,6 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
       analysis.timestampFailures.map(
         (d) =>
           `${describe(d)}: webhook-timestamp ${d.timestamp ?? "missing"} is ${d.timestamp === undefined ? "not a number" : `${Math.round(d.arrivedAt / 1000 - d.timestamp)} s from arrival`}`,
-      ),
-    ),
-    check(
-      WEBHOOK_CHECKS.order,
-      analysis.dedupe.messages.length - analysis.order.length,
-      analysis.order.map(
-        (o) =>
-          `${o.type ?? "a message"} about ${o.resource} (event at ${new Date(o.eventTime).toISOString()}) arrived after one of ${new Date(o.afterEventTime).toISOString()}`,
       ),
     ),
   ];
@@ -217,6 +210,7 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
         )}): neither an operation of the run nor a consequence of one by the contract caused them (e.g. another client of the service, or a control API change the run did not make).`,
     );
   }
+  findings.push(...freedomFindings(analysis));
   if (analysis.arrivedBeforeTrigger > 0) {
     findings.push(
       `${analysis.arrivedBeforeTrigger} events arrived before their trigger was recorded: the clocks of k6 and the sink disagree; latencies below 0 count as 0.`,
@@ -241,6 +235,33 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
     findings,
     figures: withSeries(figures(analysis, options), [webhookLatencySeries(analysis.latencySeconds, latency)]),
   });
+}
+
+/** What the contract leaves free, reported as seen: the order of arrival, optional events that did not come. */
+function freedomFindings(analysis: WebhookAnalysis): string[] {
+  const out: string[] = [];
+  const first = analysis.order[0];
+  if (first !== undefined) {
+    out.push(
+      `${analysis.order.length} message${analysis.order.length === 1 ? "" : "s"} arrived after a later event about the same resource (e.g. ${first.type ?? "a message"} about ${first.resource}, event at ${new Date(first.eventTime).toISOString()}, after one of ${new Date(first.afterEventTime).toISOString()}): the contract promises no order (docs/contract-freedoms.md, webhooks-delivery-order); a partner orders them by the payload's timestamp.`,
+    );
+  }
+  const absent = analysis.join.optionalAbsent;
+  if (absent.length > 0) {
+    const byType = countBy(
+      absent.map((u) => `${u.expectation.type}${u.expectation.status ? ` ${u.expectation.status}` : ""}`),
+    );
+    out.push(
+      `${absent.length} event${absent.length === 1 ? "" : "s"} the contract allows but does not require did not arrive (${Object.entries(
+        byType,
+      )
+        .map(([t, n]) => `${t} ${n}`)
+        .join(
+          ", ",
+        )}): a booking's create and a catalogue change that changed nothing may emit or not (docs/contract-freedoms.md), so they are not lost.`,
+    );
+  }
+  return out;
 }
 
 /** Requests the sink did not read whole, by why; their retries are judged like any delivery (loss, schedule). */
@@ -293,6 +314,7 @@ function figures(analysis: WebhookAnalysis, options: JudgeOptions): Record<strin
     lost: join.lost.length,
     excused: join.excused.length,
     unobserved: join.unobserved.length,
+    optionalAbsent: join.optionalAbsent.length,
     duplicates: dedupe.duplicates.length,
     unexpected: join.unexpected.length,
     outOfOrder: analysis.order.length,
