@@ -330,21 +330,21 @@ export function parseEnvAssignment(text: string, where = "--container-env"): [st
  */
 export async function readEnvFile(file: string): Promise<Record<string, string>> {
   const text = await readText(file, "the env file", "give a readable file of KEY=VALUE lines (--container-env-file)");
-  const environment: Record<string, string> = {};
+  // Entries, then fromEntries: a line named __proto__ is a variable like any other, not the object's prototype.
+  const environment: [string, string][] = [];
   for (const [index, raw] of text.split("\n").entries()) {
     const line = raw.replace(/\r$/, "").replace(/^\s+/, "");
     if (line === "" || line.startsWith("#")) continue;
     if (!line.includes("=")) {
-      if (!ENV_NAME.test(line.trim()))
-        parseEnvAssignment(line, `--container-env-file ${file} line ${String(index + 1)}`);
-      const own = process.env[line.trim()];
-      if (own !== undefined) environment[line.trim()] = own;
+      const name = line.trim();
+      if (!ENV_NAME.test(name)) parseEnvAssignment(line, `--container-env-file ${file} line ${String(index + 1)}`);
+      const own = Object.hasOwn(process.env, name) ? process.env[name] : undefined;
+      if (own !== undefined) environment.push([name, own]);
       continue;
     }
-    const [name, value] = parseEnvAssignment(line, `--container-env-file ${file} line ${String(index + 1)}`);
-    environment[name] = value;
+    environment.push(parseEnvAssignment(line, `--container-env-file ${file} line ${String(index + 1)}`));
   }
-  return environment;
+  return Object.fromEntries(environment);
 }
 
 /** --wait-http <path>[:status], e.g. /health or /v2/config:401. */

@@ -302,13 +302,32 @@ function digestProblem(digest: RunDigest): string | undefined {
       return `endpoints.${name} counts more errors or throttles than requests`;
     }
   }
-  const shares = {
-    ...digest.extensions.alternatives,
-    ...(digest.extensions.webhooks && { loss: digest.extensions.webhooks.loss }),
-  };
-  for (const [name, p] of Object.entries(shares))
-    if (p.x > p.n) return `${name} counts more than its whole (${shown(p)})`;
+  // The shares the comparison reads, by name: a key a newer harness added is let through, whatever it holds.
+  const alternatives = digest.extensions.alternatives;
+  const shares: [string, { x: number; n: number } | undefined][] = [
+    ["precision", alternatives?.precision],
+    ["recall", alternatives?.recall],
+    ["qtyExactness", alternatives?.qtyExactness],
+    ["loss", digest.extensions.webhooks?.loss],
+  ];
+  for (const [name, p] of shares)
+    if (p !== undefined && p.x > p.n) return `${name} counts more than its whole (${shown(p)})`;
   return undefined;
+}
+
+/** A digest nests a few levels; far deeper is no digest, and would overflow the stack where it is written again. */
+const MAX_DIGEST_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays deeper than `limit` (walked with a stack of its own, not recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Reads and checks a digest (a run directory's digest.json or a saved baseline's `digest`). */
@@ -316,6 +335,8 @@ export function parseDigest(value: unknown, where: string): RunDigest {
   const refuse = (why: string): never => {
     throw new Error(`${where} is not a run digest of version ${String(DIGEST_VERSION)}: ${why}`);
   };
+  if (nestsDeeperThan(value, MAX_DIGEST_DEPTH))
+    return refuse(`it nests deeper than ${String(MAX_DIGEST_DEPTH)} levels`);
   if (!validateDigest(value)) {
     const first = validateDigest.errors?.[0];
     const at = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "it";

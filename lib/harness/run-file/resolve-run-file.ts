@@ -157,7 +157,8 @@ class Resolver {
     const many = name !== "controlToken";
     if (source.env !== undefined) {
       const variable = source.env;
-      const text = this.#env[variable];
+      // Own keys only: `{ env: __proto__ }` would read Object.prototype, not a variable.
+      const text = Object.hasOwn(this.#env, variable) ? this.#env[variable] : undefined;
       if (text === undefined || text.trim() === "") {
         throw this.fail(
           [...at, "env"],

@@ -16,7 +16,7 @@ import { DEFAULT_TOLERANCES } from "../../../lib/harness/compare/tolerances.ts";
 import { EXIT, HarnessError } from "../../../lib/harness/exit-codes.ts";
 import { LatencyHistogram } from "../../../lib/harness/latency-histogram.ts";
 import { digest, endpoint, latencies } from "../compare-fixtures.ts";
-import { jsonFileText, settingsValue } from "./input-arbitraries.ts";
+import { jsonFileText, nested, settingsValue } from "./input-arbitraries.ts";
 import { runs, timeoutFor } from "./property-runs.ts";
 import { expectUsageRefusal, outcomeOf, settledOf } from "./refusals.ts";
 
@@ -82,6 +82,19 @@ const FIXED_DIGESTS: [unknown][] = [
   [{ ...VALID_DIGEST, endpoints: { products: { requests: 1, errors: 0, throttles: 0, latency: "abc" } } }],
   // Identity without scenarios, or a target without a kind: a TypeError judging comparability.
   [{ ...VALID_DIGEST, identity: { ...VALID_DIGEST.identity, scenarios: "partner-mix" } }],
+  // A key beside the alternatives' three shares (let through for newer harnesses) was read as a share: a TypeError
+  // on its null (found by a run at 30 times the default tier's count).
+  [
+    {
+      ...VALID_DIGEST,
+      extensions: {
+        ...VALID_DIGEST.extensions,
+        alternatives: { precision: { x: 9, n: 10 }, recall: { x: 10, n: 10 }, qtyExactness: { x: 5, n: 5 }, "": null },
+      },
+    },
+  ],
+  // An unknown key nesting thousands of levels was carried into the comparison, whose JSON then overflowed the stack.
+  [{ ...VALID_DIGEST, identity: { ...VALID_DIGEST.identity, extra: nested(4370) } }],
 ];
 
 /** Failures found and fixed, as their shrunk baseline files. */
