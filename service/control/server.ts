@@ -32,7 +32,7 @@ import { parseFaults } from "../faults.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
 import { answeredMethods } from "./hook-mode.ts";
-import { checkQuery, refuseUnknownKeys } from "./hook-input.ts";
+import { checkQuery, leaveOptionalFieldsOut, refuseUnknownKeys } from "./hook-document.ts";
 import { hookOf } from "../../lib/contract/hook-of.ts";
 import { TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
 import { testHooksDocumentReply } from "../openapi.ts";
@@ -280,6 +280,9 @@ export function createControlHandler(state: ServiceState, metrics: Metrics, toke
       }
       if (hook !== undefined && state.variations.on("hooks-unknown-keys-refused")) refuseUnknownKeys(hook, body);
       reply = await handler({ state, metrics, params: match.params, query, body });
+      if (hook !== undefined && state.variations.on("hooks-optional-fields-left-out")) {
+        reply = leaveOptionalFieldsOut(hook, reply);
+      }
     } catch (error) {
       reply = errorReply(state, error, path, method);
     }

@@ -1,12 +1,14 @@
 // The variation switchboard: every variation, one import each. To add one, add a file beside this one and list it here
 // (and its freedom in lib/contract/freedoms/).
 import type { VariationDefinition } from "./define.ts";
+import hooksOptionalFieldsLeftOut from "./hooks-optional-fields-left-out.ts";
 import hooksPartnerUnknownKeyRefused from "./hooks-partner-unknown-key-refused.ts";
 import hooksResetKeepsTimeScale from "./hooks-reset-keeps-time-scale.ts";
 import hooksUnknownKeysRefused from "./hooks-unknown-keys-refused.ts";
 import httpConnectionClose from "./http-connection-close.ts";
 
 export const VARIATIONS = [
+  hooksOptionalFieldsLeftOut,
   hooksPartnerUnknownKeyRefused,
   hooksResetKeepsTimeScale,
   hooksUnknownKeysRefused,

@@ -43,4 +43,15 @@ export const HOOKS_FREEDOMS: readonly ContractFreedom[] = [
     decision:
       "A freedom: a service whose keys come from its own key store cannot create one from a test hook, and the harness only sets keys it was given (--keys), which the service has. This is also why partnerSet lists a 404 now: it can happen, in a service that does not create keys.",
   },
+  {
+    id: "hooks-optional-answer-fields",
+    area: "hooks",
+    question:
+      "Whether the answers of the required hooks carry the fields the hooks document marks optional (x-atd-level: reference): supply, held and open of the inventory, offsetSeconds and pendingTasks of the clock, the counts of health and reset.",
+    choices: ["given, meaning what their descriptions say", "left out"],
+    source: "test-hooks.openapi.yaml inventory, clock, health, reset",
+    variation: { name: "hooks-optional-fields-left-out" },
+    decision:
+      "A freedom: they mirror what the reference service keeps, and another service may not keep them that way. The document now says what each means where given; the harness reads only supply and held, where given, to put a churned slot's supplier seats back, and falls back to remaining without them.",
+  },
 ];

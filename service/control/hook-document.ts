@@ -1,12 +1,16 @@
 /**
- * What the published hooks document (TEST_HOOKS in lib/contract/test-hooks.ts) says of a hook's input, enforced before
- * its handler runs, so the reference service follows the document by the document: a query parameter the hook requires
- * and did not get, or one outside its schema (type, bounds, enum, pattern), is 400 invalid_params; and, under the
- * `hooks-unknown-keys-refused` variation, a body key the document does not name is 400 too (by default such keys are
- * ignored: both are allowed). Body values are checked by the handlers, each before it changes anything.
+ * What the published hooks document (TEST_HOOKS in lib/contract/test-hooks.ts) says of a hook's input and output,
+ * applied around its handler, so the reference service follows the document by the document:
+ * - a query parameter the hook requires and did not get, or one outside its schema (type, bounds, enum, pattern), is
+ *   400 invalid_params (body values are checked by the handlers, each before it changes anything);
+ * - the `hooks-unknown-keys-refused` variation: a body key the document does not name is 400 too (by default such
+ *   keys are ignored; both are allowed);
+ * - the `hooks-optional-fields-left-out` variation: the answers of the required hooks leave out the fields the
+ *   document marks optional (`x-atd-level: reference`), as a service without those extras would.
  */
 import { isRecord, TEST_HOOKS, type TestHookName, type TestHookSpec } from "../../lib/contract/index.ts";
-import { badRequest } from "../http.ts";
+import { LEVEL_EXTENSION } from "../../lib/contract/openapi.ts";
+import { badRequest, type Reply } from "../http.ts";
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -71,4 +75,35 @@ export function refuseUnknownKeys(hook: TestHookName, body: Record<string, unkno
   if (spec.request === undefined) return;
   const key = unknownKey(spec.request, body);
   if (key !== undefined) throw badRequest(`${key} is not a key of this hook's body.`);
+}
+
+/** The value with every field its schema marks optional (reference-level) left out, at any depth. */
+function withoutOptional(schema: Schema, value: unknown): unknown {
+  if (Array.isArray(value))
+    return isRecord(schema.items) ? value.map((v) => withoutOptional(schema.items as Schema, v)) : value;
+  const object = objectSchemas(schema)[0];
+  if (!isRecord(value) || object === undefined) return value;
+  const properties = isRecord(object.properties) ? object.properties : {};
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, child]) => {
+      const childSchema = properties[key];
+      if (!isRecord(childSchema)) return [[key, child]];
+      return childSchema[LEVEL_EXTENSION] === "reference" ? [] : [[key, withoutOptional(childSchema, child)]];
+    }),
+  );
+}
+
+/**
+ * Hooks whose answers the variation leaves as they are: the events ledger's and the partner settings' fields are the
+ * webhooks freedoms' (lib/contract/freedoms/webhooks.ts).
+ */
+const ANSWERS_KEPT: readonly TestHookName[] = ["events", "partnerSet"];
+
+/** Under the variation: a required hook's answer without the fields the document marks optional. */
+export function leaveOptionalFieldsOut(hook: TestHookName, reply: Reply): Reply {
+  const spec: TestHookSpec = TEST_HOOKS[hook];
+  if (spec.level !== "required" || ANSWERS_KEPT.includes(hook) || !isRecord(reply.body) || !("data" in reply.body)) {
+    return reply;
+  }
+  return { ...reply, body: { ...reply.body, data: withoutOptional(spec.answer, reply.body.data) } };
 }
