@@ -8,6 +8,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import * as contract from "../../lib/contract/index.ts";
+import {
+  ADVANCE_SECONDS_MAX,
+  INVENTORY_RANGE_MAX_DAYS,
+  TEST_HOOKS,
+  TIME_SCALE_MAX,
+  TIME_SCALE_MIN,
+} from "../../lib/contract/index.ts";
 import * as openapi from "../../lib/contract/openapi.ts";
 import * as alternativesRules from "../../lib/contract/alternatives-rules.ts";
 import * as hookFailure from "../../lib/contract/hook-failure.ts";
@@ -26,12 +33,15 @@ function texts(value: unknown, where = ""): { where: string; text: string }[] {
   return Object.entries(value).flatMap(([k, v]) => [{ where, text: k }, ...texts(v, `${where}/${k}`)]);
 }
 
-/** Names exported by lib/contract's modules (TEST_HOOKS, REQUIRED_TEST_HOOKS, expectedAlternatives, ENDPOINTS...). */
+/**
+ * Names exported by lib/contract's modules that read as code (TEST_HOOKS, REQUIRED_TEST_HOOKS, expectedAlternatives,
+ * ENDPOINTS...): not a plain lower-case word such as `shown`, which prose may use.
+ */
 const CODE_IDENTIFIERS = [
   ...new Set(
-    [contract, openapi, alternativesRules, hookFailure, productTypeDiscovery, referenceValues].flatMap((m) =>
-      Object.keys(m),
-    ),
+    [contract, openapi, alternativesRules, hookFailure, productTypeDiscovery, referenceValues]
+      .flatMap((m) => Object.keys(m))
+      .filter((name) => /[A-Z_]/.test(name)),
   ),
 ];
 
@@ -89,5 +99,18 @@ describe("docs/test-hooks.openapi.yaml", () => {
         "The error envelope of docs/partner-api.openapi.yaml; docs/contract-gaps.md (Control API). remaining, advanceSeconds, X-Control-Token, date_start, 2026-01-01, whsec_",
       ),
     ).toEqual([]);
+  });
+
+  it("should state in words the bounds no schema keyword holds, as the constants have them, and so should contract-gaps", () => {
+    expect(TEST_HOOKS.inventory.query.date_end.description).toContain(`${INVENTORY_RANGE_MAX_DAYS} days after it`);
+    const gaps = readFileSync(`${REPO_ROOT}docs/contract-gaps.md`, "utf8").replace(/\s+/g, " ");
+    const n = (x: number) => x.toLocaleString("en-US");
+    for (const stated of [
+      `up to ${INVENTORY_RANGE_MAX_DAYS} days after`,
+      `from 0 to ${n(ADVANCE_SECONDS_MAX)}`,
+      `from ${TIME_SCALE_MIN} to ${n(TIME_SCALE_MAX)}`,
+    ]) {
+      expect(gaps).toContain(stated);
+    }
   });
 });
