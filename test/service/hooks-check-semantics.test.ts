@@ -128,7 +128,23 @@ describe("harness hooks check on the semantics the hooks document states", () =>
       "inventorySet       a value": /remaining null was answered 200, not 400/,
       "inventorySet       a body key": /answered 400 \(invalid_params\), and .* is no longer offered/,
       "partnerSet         webhook URL and secret": /nothing arrived at http/,
-      "reset              puts the clock back": /s from real time; the advance of \d+\.5 s must be undone/,
+      "reset              puts the clock back": /s from real time; the advance of \d+ s must be undone/,
+    });
+  });
+
+  it("should fail caps dropped by a PUT of remaining alone and an advance refused for its fraction", async () => {
+    const result = await checkWith({
+      // A PUT without caps clears them.
+      inventorySet: (req) => req.forward(undefined, isRecord(req.body) ? { caps: null, ...req.body } : req.body),
+      // advanceSeconds taken as an integer: a fraction is refused.
+      clockChange: (req) =>
+        isRecord(req.body) && typeof req.body.advanceSeconds === "number" && !Number.isInteger(req.body.advanceSeconds)
+          ? refusal(400, ERROR_CODES.invalidParams)
+          : req.forward(),
+    });
+    expectFailures(result, {
+      "inventorySet       caps:": /then a PUT of remaining alone \(it keeps the caps\), a booking .* answered 201/,
+      "clockChange        advanceSeconds takes": /advanceSeconds 0\.5 was answered 400 \(invalid_params\)/,
     });
   });
 
@@ -146,7 +162,7 @@ describe("harness hooks check on the semantics the hooks document states", () =>
       "inventory          remaining is 0": /remaining reads 5 on .* a date no booking can be made for reads 0/,
       "partnerSet         alternatives on": /with alternatives on for .*, the 422 has no error\.alternatives/,
       "clockChange        timeScale x100": /timeScale \d+ was answered \d+, and the clock then ran/,
-      "clockChange        a value beyond": /timeScale 10000000 was answered 200, not 400/,
+      "clockChange        advanceSeconds takes": /timeScale 10000000 was answered 200, not 400/,
       "productTypeChange  a change to what": /changed nothing, yet the ledger shows product_type_not_available/,
     });
   });

@@ -292,9 +292,16 @@ export async function checkRefusals(ctx: HookRowContext): Promise<void> {
 export async function checkClockBounds(ctx: HookRowContext): Promise<void> {
   await ctx.row(
     "clockChange",
-    "a value beyond the document's bounds (timeScale above its maximum or 0, advanceSeconds above ten years) is 400 invalid_params, and the clock does not change",
+    "advanceSeconds takes a fraction of a second; a value beyond the bounds (timeScale above its maximum or 0, advanceSeconds above ten years) is 400 invalid_params, and the clock does not change",
     ["clock"],
     async () => {
+      const half = await ctx.hooks.exchange("clockChange", {}, { advanceSeconds: 0.5 });
+      if (half.status !== 200) {
+        throw new EffectMissing(
+          `advanceSeconds 0.5 was answered ${half.status}${codeOf(half) === undefined ? "" : ` (${String(codeOf(half))})`}; advanceSeconds is a number, and a fraction of a second is an advance like any other`,
+          [half],
+        );
+      }
       const before = await ctx.hooks.clock();
       const realStart = Date.now();
       const scale = before.timeScale * 2 <= TIME_SCALE_MAX ? before.timeScale * 2 : before.timeScale / 2;
@@ -319,7 +326,7 @@ export async function checkClockBounds(ctx: HookRowContext): Promise<void> {
           `after four refused changes the time scale reads ${after.timeScale} (was ${before.timeScale}) and the clock moved ${Math.round(moved)} s`,
         );
       }
-      return "four changes beyond the bounds refused with 400; the clock kept its scale and reading";
+      return "an advance of 0.5 s taken; four changes beyond the bounds refused with 400, the clock kept its scale and reading";
     },
   );
 }

@@ -95,8 +95,7 @@ export interface HooksCheckInput {
 }
 
 const SEATS = 5;
-/** Past the reserved lifetime, with a fraction: advanceSeconds is a number, and fractions must be taken. */
-const ADVANCE_SECONDS = RESERVED_BOOKING_LIFETIME_SECONDS + 3600.5;
+const ADVANCE_SECONDS = RESERVED_BOOKING_LIFETIME_SECONDS + 3600;
 const POLL_MS = 100;
 const EXPIRY_WAIT_MS = 3000;
 /** The time-scale check: how much faster the clock is asked to run, and for how long it is watched. */
