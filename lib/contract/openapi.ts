@@ -815,6 +815,7 @@ const HOOKS_DOCUMENT_DESCRIPTION = [
     "refuses the body with 400 invalid_params (nothing changes). Either is allowed; clients send only the keys " +
     "named here.",
   "- Answers are open objects: a service may say more than the document names.",
+  "",
   `The reference service serves this document at GET ${TEST_HOOKS_DOCUMENT_PATH} on the control listener.`,
 ].join("\n");
 

@@ -75,7 +75,7 @@ export const InventoryTimeslotSchema = {
       type: "integer",
       minimum: 0,
       description:
-        "Optional. Seats held at the timeslot by reserved bookings (created, not yet confirmed, cancelled or expired).",
+        "Optional. Seats held at the timeslot by reserved bookings: created, and neither confirmed, cancelled nor expired yet.",
       "x-atd-level": "reference",
     },
   },
