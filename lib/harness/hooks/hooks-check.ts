@@ -4,6 +4,8 @@
  * shows in the single-date answer, a withdrawn product type answers 410, the clock expires a reserved booking, a
  * registered webhook URL receives a signed event, the alternatives flag adds or drops `alternatives` on the 422.
  * An answer that does not conform to the published document fails its hook too (HooksClient checks every answer).
+ * The semantics the document states beyond "it works" (held seats, caps, refusals, bounds, which changes emit, the
+ * reset's clock) are rows of hook-semantics.ts, run here in their place in the order.
  *
  * One row per effect, PASS, FAIL (with what was sent and what came back) or SKIP (a hook it needs did not pass, or
  * the public API would not set the check up; a skip is not a pass). The reference service's optional hooks are only
