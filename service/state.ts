@@ -97,7 +97,10 @@ export class ServiceState {
    * stay as they are (a test that switched one on keeps it across a reset it did itself). */
   reset(seed: number): void {
     this.seed = seed;
-    this.clock.reset(this.options.timeScale);
+    // The time scale: back to the start setting, or (a variation: the contract leaves it open) as last set.
+    this.clock.reset(
+      this.variations.on("hooks-reset-keeps-time-scale") ? this.clock.timeScale : this.options.timeScale,
+    );
     this.catalogue = generateCatalogue(seed, this.options.products, dayOf(this.clock.now()), this.uuidVersion());
     this.inventory = new Inventory(seed);
     // Keys follow the start seed, not this one: the keys file written at start stays true after any reset.

@@ -819,6 +819,31 @@ function sortedResponses(responses: Json): Json {
 // The test hooks
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The rules every hook follows, stated once at the top of the document. */
+const HOOKS_DOCUMENT_DESCRIPTION = [
+  "The control API (test hooks) of the partner API of docs/partner-api.openapi.yaml, as docs/contract-gaps.md " +
+    `(Control API (test hooks)) requires it: a separate listener, in test environments only, guarded by the ` +
+    `${HEADERS.control} header. \`x-atd-level: required\` marks what every implementation must offer, and all a test ` +
+    "may need; `reference` marks optional extensions that only the reference service offers, and answer fields a " +
+    "service may leave out (when it gives them, they mean what their description says).",
+  "",
+  "Rules every hook follows:",
+  '- JSON in and out. A success answer is `{"data": ...}` (the metrics and this document excepted). A failure is ' +
+    "the partner API's error envelope with the codes the responses below name: 400 invalid_params or " +
+    `malformed_json, 401 ${ERROR_CODES.unauthorized} (the partner API's code), 404 not_found, 405 ` +
+    "method_not_allowed.",
+  "- Every type, bound (minimum, maximum), enum and pattern of a parameter or body is enforced: a value outside it " +
+    "is 400 invalid_params and the hook changes nothing. That includes null where the schema does not list null " +
+    "(null never stands for a key left out) and a number above a maximum (every value up to it is accepted).",
+  "- A key left out of a body leaves what it sets as it is.",
+  "- A body key the document does not name: the service either ignores it (the rest of the body applies) or " +
+    "refuses the body with 400 invalid_params (nothing changes). Either is allowed; clients send only the keys " +
+    "named here.",
+  "- Answers are open objects: a service may say more than the document names.",
+  "",
+  `The reference service serves this document at GET ${TEST_HOOKS_DOCUMENT_PATH} on the control listener.`,
+].join("\n");
+
 export function testHooksDocument(): OpenApiDocument {
   const { schemas, names } = components(TEST_HOOK_SCHEMAS);
   const paths: Json = {};
@@ -827,12 +852,24 @@ export function testHooksDocument(): OpenApiDocument {
     const item = (paths[hook.path] ??= {}) as Json;
     item[hook.method.toLowerCase()] = hookOperation(name, hook);
   }
-  const errorBody = s.object({ code: s.string(), message: s.string(), http_code: s.integer() }, {});
-  const error = (description: string) => ({
-    description,
+  const error = (status: number, codes: readonly string[], description: string, headers?: Json) => ({
+    description: `${codes.join(" or ")}: ${description}`,
+    ...(headers === undefined ? {} : { headers }),
     content: {
       "application/json": {
-        schema: errorEnvelope(errorBody.json, { type: "array" }, undefined),
+        schema: errorEnvelope(
+          {
+            type: "object",
+            required: ["code", "message", "http_code"],
+            properties: {
+              code: { type: "string", enum: [...codes] },
+              message: { type: "string" },
+              http_code: { const: status },
+            },
+          },
+          { type: "array" },
+          undefined,
+        ),
       },
     },
   });
@@ -840,14 +877,8 @@ export function testHooksDocument(): OpenApiDocument {
     openapi: OPENAPI_VERSION,
     info: {
       title: "Test hooks (control API) of the partner API",
-      version: "1.0",
-      description:
-        "The control API of docs/contract-gaps.md (Control API (test hooks)): a separate listener in test " +
-        `environments only, guarded by ${HEADERS.control}. \`x-atd-level: required\` marks what any implementation ` +
-        "must offer (and all a scenario may need); `reference` marks optional extensions of the reference service " +
-        "(also on answer fields only it gives). Generated from lib/contract/test-hooks.ts (scripts/openapi.ts; do " +
-        "not edit by hand). The reference service serves it at GET " +
-        `${TEST_HOOKS_DOCUMENT_PATH} on the control listener.`,
+      version: "1.1",
+      description: HOOKS_DOCUMENT_DESCRIPTION,
     },
     servers: [
       {
@@ -869,10 +900,24 @@ export function testHooksDocument(): OpenApiDocument {
       },
       schemas,
       responses: {
-        BadRequest: error("The body or a parameter is malformed."),
-        Unauthorized: error("The control token is missing or wrong."),
-        NotFound: error("No such resource (product type, product, partner, booking)."),
-        MethodNotAllowed: error("The path does not offer this method."),
+        BadRequest: error(
+          400,
+          [ERROR_CODES.invalidParams, ERROR_CODES.malformedJson],
+          "a parameter or body value the document does not allow (invalid_params), or a body that is not JSON " +
+            "(malformed_json); the hook changes nothing.",
+        ),
+        Unauthorized: error(
+          401,
+          [ERROR_CODES.unauthorized],
+          `the ${HEADERS.control} header is missing or wrong; answered on every path, before anything else.`,
+        ),
+        NotFound: error(404, [ERROR_CODES.notFound], "no such resource (each operation says which)."),
+        MethodNotAllowed: error(
+          405,
+          [ERROR_CODES.methodNotAllowed],
+          "the path does not offer this method; the Allow header lists the methods it offers.",
+          { Allow: { description: "The methods the path offers.", required: true, schema: { type: "string" } } },
+        ),
       },
     },
   };
@@ -884,6 +929,8 @@ interface TestHookSpecView {
   readonly path: string;
   readonly level: string;
   readonly summary: string;
+  readonly description?: string;
+  readonly notFound?: string;
   readonly query?: Readonly<Record<string, { schema: JsonSchema; required: boolean; description: string }>>;
   readonly request?: JsonSchema;
   readonly bodyOptional?: boolean;
@@ -916,11 +963,13 @@ function hookOperation(name: TestHookName, hook: TestHookSpecView): Json {
   if (hook.request !== undefined || hook.query !== undefined || parameters.length > 0)
     responses["400"] = errorRef("BadRequest");
   responses["401"] = errorRef("Unauthorized");
-  if (pathParameters(hook.path).length > 0) responses["404"] = errorRef("NotFound");
+  // A Reference Object of OpenAPI 3.1 may override the description: what a 404 means here.
+  if (hook.notFound !== undefined) responses["404"] = { ...errorRef("NotFound"), description: hook.notFound };
   responses["405"] = errorRef("MethodNotAllowed");
   return {
     operationId: name,
     summary: hook.summary,
+    ...(hook.description === undefined ? {} : { description: hook.description }),
     [LEVEL_EXTENSION]: hook.level,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(hook.request === undefined

@@ -23,6 +23,7 @@
  * Runtime-neutral: imports nothing of node or k6.
  */
 import { DATE_PATTERN, TIMESLOT_PATTERN, TIMESTAMP_PATTERN, UUID_PATTERN, type FromSchema } from "./schema.ts";
+import { ENDPOINT_NAMES } from "./endpoints.ts";
 import { RATE_LIMIT_ALGORITHMS } from "./limits.ts";
 import { BOOKING_STATUSES, WEBHOOK_EVENT_TYPES } from "./types.ts";
 
@@ -35,10 +36,19 @@ const DAY = { type: "string", format: "date", pattern: DATE_PATTERN, description
 const TIMESTAMP = { type: "string", format: "date-time", pattern: TIMESTAMP_PATTERN } as const;
 const COUNT = { type: "integer", minimum: 0 } as const;
 
+// Upper bounds of the hooks: every value within them is accepted, every value beyond is 400 (plain constants, so the
+// schemas below stay plain literals; the descriptions that must state a number say it, test-hooks-document checks).
+/** The longest date range one inventory read covers: date_end at most this many days after date_start. */
+export const INVENTORY_RANGE_MAX_DAYS = 400;
+/** The longest single clock advance: ten years. */
+export const ADVANCE_SECONDS_MAX = 315_360_000;
+export const TIME_SCALE_MIN = 0.001;
+export const TIME_SCALE_MAX = 1_000_000;
+
 export const CapsSchema = {
   type: "object",
   description:
-    "Per-category caps of one slot: at most this many of the category per booking (docs/contract-gaps.md, Inventory and alternatives).",
+    "Per-booking caps of one slot by age group (docs/contract-gaps.md, Inventory and alternatives): a booking for the slot may take at most this many of the category, and one that asks for more is refused when it is created (422 invalid_data, bookingCreate in docs/partner-api.openapi.yaml). A category without a cap is limited by the seats alone. Bookings do not use caps up, and a reservation made before a cap was set is confirmed whatever the cap.",
   properties: { adults: COUNT, children: COUNT, seniors: COUNT },
 } as const;
 
@@ -47,15 +57,27 @@ export const InventoryTimeslotSchema = {
   required: ["timeslot", "remaining"],
   properties: {
     timeslot: { type: "string", pattern: TIMESLOT_PATTERN, description: "HH:MM" },
-    remaining: { type: "integer", minimum: 0, description: "Seats a new booking can take at this timeslot." },
+    remaining: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "Seats a new booking can take at this timeslot now: the supplier's unsold seats minus the seats reserved bookings hold there, never below 0; 0 on a date no booking can be made for (see InventoryDay).",
+    },
     caps: CapsSchema,
     supply: {
       type: "integer",
       minimum: 0,
-      description: "The supplier's free seats (what PUT inventory sets).",
+      description:
+        "Optional. The supplier's unsold seats at the timeslot, the seats reserved bookings hold included: what PUT inventory last set as `remaining`, less the seats confirmed since, plus the seats given back since. Where given, `remaining` is supply minus held (never below 0) on a date that can be booked.",
       "x-atd-level": "reference",
     },
-    held: { type: "integer", minimum: 0, description: "Seats held by reserved bookings.", "x-atd-level": "reference" },
+    held: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "Optional. Seats held at the timeslot by reserved bookings: created, and neither confirmed, cancelled nor expired yet.",
+      "x-atd-level": "reference",
+    },
   },
 } as const;
 
@@ -67,29 +89,32 @@ export const InventoryDaySchema = {
     remaining: {
       type: "integer",
       minimum: 0,
-      description: "Seats a new booking can take that day (the sum over its timeslots when timeslotted).",
+      description:
+        "Seats a new booking can take that day: for a timeslotted product type the sum over its timeslots, for another the supplier's unsold seats minus the seats reserved bookings hold, never below 0. 0 on a date no booking can be made for, whatever seats are stored for it: a date in the past, inside the product type's lead time (its daysInAdvance), outside the product's validity, or while the product or the product type is withdrawn.",
     },
     caps: CapsSchema,
     timeslots: {
       type: "array",
       items: InventoryTimeslotSchema,
-      description: "Present for timeslotted product types.",
+      description:
+        "Timeslotted product types: one entry per timeslot of the type, each with its own caps (the day's `caps` are then not read). Absent for other types, whose day carries the caps.",
     },
     open: {
       type: "boolean",
-      description: "Whether the day is bookable at all (lead time, validity).",
+      description:
+        "Optional. Whether a booking can be made for the date at all (see `remaining`). Nothing reads it in place of `remaining`, which is already 0 where it is false.",
       "x-atd-level": "reference",
     },
     supply: {
       type: "integer",
       minimum: 0,
-      description: "The supplier's free seats (non-timeslotted types).",
+      description: "Optional, non-timeslotted product types: the day's supplier's unsold seats, as for a timeslot.",
       "x-atd-level": "reference",
     },
     held: {
       type: "integer",
       minimum: 0,
-      description: "Seats held by reserved bookings (non-timeslotted types).",
+      description: "Optional, non-timeslotted product types: the seats reserved bookings hold that day.",
       "x-atd-level": "reference",
     },
   },
@@ -97,7 +122,8 @@ export const InventoryDaySchema = {
 
 export const InventorySchema = {
   type: "object",
-  description: "Ground truth: remaining per date, timeslot and category (the alternatives oracle's snapshot).",
+  description:
+    "The seats of a product type over a date range as a booking made now would find them: per date, per timeslot where timeslotted, with the caps per age group. The alternatives of a failed confirmation (`error.alternatives` of bookingConfirm's 422 in docs/partner-api.openapi.yaml) are judged against this answer read right after the 422, so it must agree with what the service used. They follow from it this way: a slot (a timeslot of a timeslotted type; the date of another) offers a qty, the largest over the type's `categories` of the slot's `remaining` limited by that category's cap (a category without a cap: `remaining`); a slot whose qty is 0 is not offered. Only `timeslotted`, `categories`, `date`, `timeslot`, `remaining` and `caps` count: a date the answer does not list counts as sold out; a timeslotted type's day-level `remaining` and `caps` are not read; `open`, `supply` and `held` are not read either, so `remaining` must already be 0 where no booking can be made. Which dates and timeslots are offered, and how far ahead, is docs/contract-gaps.md's (Inventory and alternatives).",
   required: ["timeslotted", "days"],
   properties: {
     timeslotted: { type: "boolean" },
@@ -106,17 +132,34 @@ export const InventorySchema = {
     categories: {
       type: "array",
       items: { type: "string", enum: CATEGORIES },
-      description: "The price categories the product type sells (adults when absent).",
+      description:
+        "The age groups the product type sells (adults only when absent); caps of a group it does not sell count for nothing.",
     },
   },
 } as const;
 
 export const InventorySetSchema = {
   type: "object",
+  description:
+    "Changes the seats and caps of one timeslot of the date, of every timeslot of it when `timeslot` is absent, or of the day of a non-timeslotted type. Every key is optional, and a key left out leaves its part as it is: `{remaining}` keeps the caps, `{caps}` keeps the seats, `{}` changes nothing. A date no booking can be made for (past, inside the lead time, withdrawn) may be set too: the answer then reads `remaining` 0, and the seats count once the date can be booked.",
   properties: {
-    timeslot: { type: "string", description: "One timeslot; every timeslot of the day when absent." },
-    remaining: { type: "integer", minimum: 0, description: "The supplier's free seats for the slot." },
-    caps: { anyOf: [CapsSchema, { type: "null" }], description: "Per-category caps; null clears them." },
+    timeslot: {
+      type: "string",
+      pattern: TIMESLOT_PATTERN,
+      description:
+        "One timeslot of the date, HH:MM; every timeslot of it when absent. A timeslot the product type does not have, or any timeslot for a non-timeslotted type, is 400 invalid_params and changes nothing.",
+    },
+    remaining: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "The supplier's unsold seats for the slot, the seats reserved bookings hold there included. Reservations keep their hold: a new booking can then take this number minus the seats they hold (none when they hold as many or more), which is what GET inventory reads as `remaining` afterwards. A reservation holds its seats against new bookings, not against the supplier: confirming it takes its seats from this number, and fails (422 prices_mismatch, bookingConfirm in docs/partner-api.openapi.yaml) when fewer are left than it needs. So `remaining: 0` makes every reservation of the slot unconfirmable, and `remaining` equal to the seats its reservations hold leaves nothing for a new booking while each of them can still be confirmed.",
+    },
+    caps: {
+      anyOf: [CapsSchema, { type: "null" }],
+      description:
+        "The slot's caps, replaced as a whole: an age group this object leaves out has no cap afterwards (caps are not merged). null clears them; absent, they stay as they are.",
+    },
   },
 } as const;
 
@@ -125,19 +168,42 @@ export const HealthSchema = {
   required: ["status"],
   properties: {
     status: { type: "string", description: '"ok" when the service is up.' },
-    now: { type: "string", format: "date-time", pattern: TIMESTAMP_PATTERN, description: "The service's virtual now." },
-    seed: { type: "integer", "x-atd-level": "reference" },
-    products: { type: "integer", "x-atd-level": "reference" },
-    productTypes: { type: "integer", "x-atd-level": "reference" },
-    partners: { type: "integer", "x-atd-level": "reference" },
-    uptimeSeconds: { type: "integer", "x-atd-level": "reference" },
+    now: {
+      type: "string",
+      format: "date-time",
+      pattern: TIMESTAMP_PATTERN,
+      description: "The service's virtual now (GET /__control/clock).",
+    },
+    seed: { type: "integer", description: "Optional. The seed of the seeded state.", "x-atd-level": "reference" },
+    products: { type: "integer", description: "Optional. How many products there are.", "x-atd-level": "reference" },
+    productTypes: {
+      type: "integer",
+      description: "Optional. How many product types there are.",
+      "x-atd-level": "reference",
+    },
+    partners: {
+      type: "integer",
+      description: "Optional. How many partner keys there are.",
+      "x-atd-level": "reference",
+    },
+    uptimeSeconds: {
+      type: "integer",
+      description: "Optional. Real seconds since the service started.",
+      "x-atd-level": "reference",
+    },
   },
 } as const;
 
 export const ResetSchema = {
   type: "object",
   properties: {
-    seed: { type: "integer", minimum: 0, description: "The seed of the catalogue; the service's own when absent." },
+    seed: {
+      type: "integer",
+      minimum: 0,
+      maximum: 4_294_967_295,
+      description:
+        "A service that builds its seeded state from a seed builds it from this one (its own when absent); one that does not ignores it and answers its own.",
+    },
   },
 } as const;
 
@@ -145,21 +211,29 @@ export const ResetAnswerSchema = {
   type: "object",
   required: ["seed"],
   properties: {
-    seed: { type: "integer" },
-    now: TIMESTAMP,
-    products: { type: "integer", "x-atd-level": "reference" },
+    seed: { type: "integer", description: "The seed the state was rebuilt from." },
+    now: {
+      type: "string",
+      format: "date-time",
+      pattern: TIMESTAMP_PATTERN,
+      description: "The virtual now after the reset.",
+    },
+    products: { type: "integer", description: "Optional. How many products there are.", "x-atd-level": "reference" },
   },
 } as const;
 
 export const CatalogueChangeSchema = {
   type: "object",
+  description:
+    "A change of content or availability; every key is optional. Each part that changes emits its event: `available` from true to false emits product_type_not_available (a product: product_updated, there being no product_not_available event), from false to true product_type_available (a product: product_available); a `title` or `description` that differs from the current one emits product_type_content_updated (a product: product_updated), one event for both. A value equal to the current one is no change and emits nothing, so a call that changes nothing emits nothing; a call that changes content and availability emits both events, in no promised order.",
   properties: {
     available: {
       type: "boolean",
-      description: "Withdraws (false) or restores (true); each change emits its event.",
+      description:
+        "false withdraws it from sale (a product type's public detail then answers 410 gone, and no booking can be made), true restores it.",
     },
-    title: { type: "string", minLength: 1 },
-    description: { type: "string", minLength: 1 },
+    title: { type: "string", minLength: 1, pattern: "\\S", description: "The new title; not blank." },
+    description: { type: "string", minLength: 1, pattern: "\\S", description: "The new description; not blank." },
   },
 } as const;
 
@@ -188,7 +262,11 @@ export const PartnerSettingsSchema = {
       description:
         "The Standard Webhooks signing secret: whsec_ followed by the base64 of the key (24 to 64 random bytes; the harness sends 24). The HMAC-SHA256 key of webhook-signature is the decoded bytes, not the text. A secret of another form may be refused with 400.",
     },
-    alternatives: { type: "boolean", description: "Alternatives on a failed confirmation for this key (spec 7.2)." },
+    alternatives: {
+      type: "boolean",
+      description:
+        "Whether a failed confirmation by this key carries `error.alternatives` (bookingConfirm's 422 in docs/partner-api.openapi.yaml).",
+    },
     name: { type: "string", "x-atd-level": "reference" },
     restrictions: {
       type: "object",
@@ -222,7 +300,7 @@ export const ClockSchema = {
   type: "object",
   required: ["now", "nowMs", "timeScale"],
   properties: {
-    now: { type: "string", format: "date-time", pattern: TIMESTAMP_PATTERN, description: "The service's virtual now." },
+    now: { ...TIMESTAMP, description: "The service's virtual now." },
     nowMs: { type: "integer", description: "The same instant in UNIX milliseconds." },
     timeScale: {
       type: "number",
@@ -230,23 +308,41 @@ export const ClockSchema = {
       description:
         "Virtual seconds per real second. It divides the whole webhook retry schedule, whichever clock the retries run on.",
     },
-    offsetSeconds: { type: "integer", description: "How far the clock was advanced.", "x-atd-level": "reference" },
-    pendingTasks: { type: "integer", description: "Timers on the virtual clock.", "x-atd-level": "reference" },
+    offsetSeconds: {
+      type: "integer",
+      description:
+        "Optional. How far the virtual clock is ahead of real time (the advances plus what a time scale above 1 gained), rounded to whole seconds.",
+      "x-atd-level": "reference",
+    },
+    pendingTasks: {
+      type: "integer",
+      description:
+        "Optional, for diagnosis. How many actions wait for a time on the virtual clock (a reservation's expiry, a supplier's decision).",
+      "x-atd-level": "reference",
+    },
   },
 } as const;
 
 export const ClockChangeSchema = {
   type: "object",
-  description: "One of the two, or both.",
+  description:
+    "`advanceSeconds`, `timeScale` or both (the scale is set first, then the clock moved); a body with neither is 400 invalid_params.",
   anyOf: [{ required: ["advanceSeconds"] }, { required: ["timeScale"] }],
   properties: {
     advanceSeconds: {
       type: "number",
       minimum: 0,
+      maximum: ADVANCE_SECONDS_MAX,
       description:
-        "Moves the clock forward; due tasks (approvals, expiry) run at once. Webhook retries run on real timers (the schedule divided by the time scale, not moved by an advance) or on this clock (then those that fell due run at once): the service's choice.",
+        "Moves the virtual clock forward by this many seconds, at once: a number, so fractions of a second count (to the millisecond). Whatever falls due on the way runs, in the order it fell due, before the answer is sent (a reservation expires, a supplier decides): a read right after shows it done. Webhook retries run on real time (the schedule divided by the time scale, not moved by an advance) or on this clock (then those that fell due run at once): the service's choice.",
     },
-    timeScale: { type: "number", exclusiveMinimum: 0, description: "Virtual seconds per real second from now on." },
+    timeScale: {
+      type: "number",
+      minimum: TIME_SCALE_MIN,
+      maximum: TIME_SCALE_MAX,
+      description:
+        "Virtual seconds per real second from now on: the clock keeps its reading and runs this many times as fast as real time from it.",
+    },
   },
 } as const;
 
@@ -444,7 +540,9 @@ export const FaultsSchema = {
     default: FAULT_RULE,
     routes: {
       type: "object",
-      description: "By endpoint name of ENDPOINTS (another name is refused with 400).",
+      description:
+        "Per operation of the partner API, by its operationId in docs/partner-api.openapi.yaml (bookingCreate, priceListDate...); another name is 400 invalid_params.",
+      propertyNames: { enum: ENDPOINT_NAMES },
       additionalProperties: FAULT_RULE,
     },
   },
@@ -499,6 +597,10 @@ export interface TestHookSpec {
   readonly path: string;
   readonly level: HookLevel;
   readonly summary: string;
+  /** What the hook does beyond its summary, in words a team can implement from. */
+  readonly description?: string;
+  /** What a 404 answer means for this hook; absent: the hook never answers 404 (its path parameters included). */
+  readonly notFound?: string;
   readonly query?: Readonly<Record<string, QueryParameter>>;
   /** The JSON Schema of the request body; the hook takes none when absent. */
   readonly request?: { readonly [keyword: string]: unknown };
@@ -529,7 +631,9 @@ export const TEST_HOOKS = {
     method: "POST",
     path: "/__control/reset",
     level: "required",
-    summary: "Back to the seeded catalogue, inventory, partners, bookings and clock.",
+    summary: "Back to the seeded state.",
+    description:
+      "Back to the seeded catalogue (content and availability), inventory (seats and caps) and partner settings (webhook URLs and secrets, alternatives), with no bookings, an empty events ledger, and the virtual clock back at real time (every advance undone) with nothing waiting on it. The time scale goes back to the service's start setting or stays as it is: either is allowed, so a client that changed it sets it back itself.",
     request: ResetSchema,
     bodyOptional: true,
     answer: ResetAnswerSchema,
@@ -541,10 +645,16 @@ export const TEST_HOOKS = {
     method: "GET",
     path: "/__control/inventory/{productTypeUuid}",
     level: "required",
-    summary: "Ground truth of a product type over a date range: remaining per date, timeslot and category.",
+    summary: "The seats of a product type over a date range: remaining per date and timeslot, with the caps.",
+    notFound: "No such product type.",
     query: {
       date_start: { schema: DAY, required: true, description: "First day." },
-      date_end: { schema: DAY, required: true, description: "Last day (inclusive)." },
+      date_end: {
+        schema: DAY,
+        required: true,
+        description:
+          "Last day (inclusive): from date_start to 400 days after it (401 days at most); another range is 400 invalid_params.",
+      },
     },
     answer: InventorySchema,
     envelope: "data",
@@ -555,7 +665,8 @@ export const TEST_HOOKS = {
     method: "PUT",
     path: "/__control/inventory/{productTypeUuid}/{date}",
     level: "required",
-    summary: "Sets the supplier's free seats and caps of one day (one timeslot, or all of them): inventory churn.",
+    summary: "Sets the supplier's seats and the caps of a date (one timeslot of it, or all of them); answers the date.",
+    notFound: "No such product type.",
     request: InventorySetSchema,
     answer: InventoryDaySchema,
     envelope: "data",
@@ -567,7 +678,8 @@ export const TEST_HOOKS = {
     path: "/__control/product-types/{uuid}",
     level: "required",
     summary:
-      "Changes a product type's content or availability; emits product_type_content_updated or product_type_(not_)available.",
+      "Changes a product type's content or availability; emits product_type_content_updated, product_type_available or product_type_not_available.",
+    notFound: "No such product type.",
     request: CatalogueChangeSchema,
     answer: CatalogueChangeAnswerSchema,
     envelope: "data",
@@ -579,6 +691,7 @@ export const TEST_HOOKS = {
     path: "/__control/products/{uuid}",
     level: "required",
     summary: "Changes a product's content or availability; emits product_updated or product_available.",
+    notFound: "No such product.",
     request: CatalogueChangeSchema,
     answer: CatalogueChangeAnswerSchema,
     envelope: "data",
@@ -589,8 +702,10 @@ export const TEST_HOOKS = {
     method: "PUT",
     path: "/__control/partners/{apiKey}",
     level: "required",
-    summary:
-      "Sets a partner's webhook endpoint (URL and signing secret) and its alternatives opt-in; creates the key when new (201).",
+    summary: "Sets a partner's webhook endpoint (URL and signing secret) and its alternatives opt-in.",
+    description:
+      "A key the service does not know: it either creates the key with these settings (201) or refuses with 404 not_found and creates nothing; either is allowed, and a client sets only keys the service already has.",
+    notFound: "The key is unknown, and this service does not create keys.",
     request: PartnerSettingsSchema,
     answer: PartnerSchema,
     envelope: "data",
@@ -677,7 +792,8 @@ export const TEST_HOOKS = {
     method: "GET",
     path: "/__control/partners",
     level: "reference",
-    summary: "Every partner key with its settings.",
+    summary:
+      "Every partner key with its settings. Optional: a client that needs the keys of a service without it is given them another way.",
     answer: { type: "array", items: PartnerSchema },
     envelope: "data",
     contentType: "application/json",
@@ -688,6 +804,7 @@ export const TEST_HOOKS = {
     path: "/__control/partners/{apiKey}",
     level: "reference",
     summary: "One partner's settings.",
+    notFound: "No such partner.",
     answer: PartnerSchema,
     envelope: "data",
     contentType: "application/json",
@@ -698,6 +815,7 @@ export const TEST_HOOKS = {
     path: "/__control/bookings/{uuid}",
     level: "reference",
     summary: "A booking of any partner, with whether it holds or locked seats.",
+    notFound: "No such booking.",
     answer: ControlBookingSchema,
     envelope: "data",
     contentType: "application/json",
@@ -708,6 +826,7 @@ export const TEST_HOOKS = {
     path: "/__control/bookings/{uuid}",
     level: "reference",
     summary: "Supplier-side changes: a decision on a waiting booking, a cancellation approval, data, vouchers.",
+    notFound: "No such booking.",
     request: BookingChangeSchema,
     answer: ControlBookingSchema,
     envelope: "data",
@@ -749,7 +868,7 @@ export const TEST_HOOKS = {
     method: "PUT",
     path: "/__control/faults",
     level: "reference",
-    summary: "Added latency and a 500 internal_error share, by default and per endpoint name.",
+    summary: "Added latency and a 500 internal_error share, by default and per operation of the partner API.",
     request: FaultsSchema,
     answer: FaultsSchema,
     envelope: "data",
@@ -782,7 +901,7 @@ export const TEST_HOOKS = {
     path: "/__control/variations",
     level: "reference",
     summary:
-      "Every variation of the reference service (another legal choice where the contract leaves one open), with its state; chosen at start with --variations.",
+      "Every variation of the reference service (another legal choice where the contract leaves one open), with its state; chosen when the service starts.",
     answer: { type: "array", items: VariationSchema },
     envelope: "data",
     contentType: "application/json",
@@ -802,7 +921,7 @@ export const TEST_HOOKS = {
     method: "GET",
     path: "/__control/openapi.json",
     level: "reference",
-    summary: "This document (docs/test-hooks.openapi.yaml) as JSON.",
+    summary: "This document, as JSON.",
     answer: OpenApiDocumentSchema,
     envelope: "none",
     contentType: "application/json",

@@ -1,5 +1,5 @@
 /** Control routes over inventory, catalogue changes, bookings (supplier side) and the event ledger. */
-import { isRecord, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
+import { INVENTORY_RANGE_MAX_DAYS, isRecord, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { bookingDetail } from "../api/bookings.ts";
 import type { Product, ProductType } from "../catalogue.ts";
 import { formatDay, parseDay } from "../dates.ts";
@@ -33,7 +33,7 @@ function slotView(state: ServiceState, t: ProductType, d: number, i: number) {
   return { remaining: Math.max(0, supply - held), supply, held, caps: stored?.caps };
 }
 
-/** Ground truth of one day, in the shape of the alternatives oracle's DayInventory (plus supply and held). */
+/** One day as GET /__control/inventory answers it (InventoryDay of docs/test-hooks.openapi.yaml). */
 function dayView(state: ServiceState, t: ProductType, d: number) {
   const open =
     t.available &&
@@ -62,7 +62,8 @@ function parseCaps(value: unknown): Caps | undefined {
   if (!isRecord(value)) throw badRequest("caps must be an object {adults?, children?, seniors?}.");
   const caps: Caps = {};
   for (const [k, v] of Object.entries(value)) {
-    if (!(CATEGORY_NAMES as readonly string[]).includes(k)) throw badRequest(`caps.${k} is not an age group.`);
+    // A key the document does not name is ignored, as everywhere (the hooks-unknown-keys-refused variation refuses it).
+    if (!(CATEGORY_NAMES as readonly string[]).includes(k)) continue;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw badRequest(`caps.${k} must be an integer >= 0.`);
     caps[k as keyof Caps] = v;
   }
@@ -81,6 +82,39 @@ function flag(body: Record<string, unknown>, name: string): boolean | undefined 
   if (v === undefined) return undefined;
   if (typeof v !== "boolean") throw badRequest(`${name} must be a boolean.`);
   return v;
+}
+
+interface BookingChange {
+  decision?: "approve" | "reject";
+  data?: { customer?: Record<string, string>; partnerReference?: string | null };
+}
+
+/** The body of PUT /__control/bookings/{uuid}, checked whole (400 on the first thing wrong). */
+function bookingChange(body: Record<string, unknown>): BookingChange {
+  const change: BookingChange = {};
+  if (body.decision !== undefined) {
+    if (body.decision !== "approve" && body.decision !== "reject") throw badRequest("decision is approve or reject.");
+    change.decision = body.decision;
+  }
+  flag(body, "approveCancellation");
+  flag(body, "reissueVouchers");
+  if (body.customer !== undefined || body.partnerReference !== undefined) {
+    const data: NonNullable<BookingChange["data"]> = {};
+    if (body.customer !== undefined) {
+      if (!isRecord(body.customer) || !Object.values(body.customer).every((v) => typeof v === "string")) {
+        throw badRequest("customer must be an object of strings.");
+      }
+      data.customer = body.customer as Record<string, string>;
+    }
+    if (body.partnerReference !== undefined) {
+      if (typeof body.partnerReference !== "string" && body.partnerReference !== null) {
+        throw badRequest("partnerReference must be a string or null.");
+      }
+      data.partnerReference = body.partnerReference;
+    }
+    change.data = data;
+  }
+  return change;
 }
 
 function allPartners(state: ServiceState) {
@@ -134,9 +168,11 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
   defineRoute("inventory", "/__control/inventory/{uuid}", {
     GET: ({ state, params, query }) => {
       const t = productType(state, params.uuid);
-      const start = query.has("date_start") ? day(query.get("date_start"), "date_start") : state.today();
-      const end = query.has("date_end") ? day(query.get("date_end"), "date_end") : start + 13;
-      if (end < start || end - start > 400) throw badRequest("date_end must be from date_start to 400 days after it.");
+      const start = day(query.get("date_start"), "date_start");
+      const end = day(query.get("date_end"), "date_end");
+      if (end < start || end - start > INVENTORY_RANGE_MAX_DAYS) {
+        throw badRequest(`date_end must be from date_start to ${INVENTORY_RANGE_MAX_DAYS} days after it.`);
+      }
       const days = [];
       for (let d = start; d <= end; d++) days.push(dayView(state, t, d));
       return ok({ productTypeUuid: t.uuid, timeslotted: t.timeslots.length > 0, categories: categoriesOf(t), days });
@@ -180,9 +216,10 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
       const now = state.now();
       const recipients = allPartners(state);
       const data = () => ({ productTypeUuid: t.uuid, productUuid: t.product.uuid, title: t.title });
-      if (title !== undefined || description !== undefined) {
-        if (title !== undefined) t.title = title;
-        if (description !== undefined) t.description = description;
+      // Each part that changes emits its event; a value equal to the current one is no change.
+      if ((title ?? t.title) !== t.title || (description ?? t.description) !== t.description) {
+        t.title = title ?? t.title;
+        t.description = description ?? t.description;
         t.updatedAt = now;
         state.webhooks.emit("product_type_content_updated", t.uuid, data(), recipients, now);
       }
@@ -208,9 +245,9 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
       const description = text(body, "description");
       const now = state.now();
       const recipients = allPartners(state);
-      if (title !== undefined || description !== undefined) {
-        if (title !== undefined) p.title = title;
-        if (description !== undefined) p.description = description;
+      if ((title ?? p.title) !== p.title || (description ?? p.description) !== p.description) {
+        p.title = title ?? p.title;
+        p.description = description ?? p.description;
         p.updatedAt = now;
         state.sortCache = new Map();
         state.renderCache = new Map();
@@ -243,28 +280,15 @@ export const extraControlRoutes: Route<ControlHandler>[] = [
     PUT: (ctx) => {
       const b = booking(ctx);
       const { body, state } = ctx;
-      if (body.decision !== undefined) {
-        if (body.decision !== "approve" && body.decision !== "reject")
-          throw badRequest("decision is approve or reject.");
-        if (b.status !== "waiting")
-          throw badRequest(`Only a waiting booking gets a decision; this one is ${b.status}.`);
-        state.bookings.supplierDecision(b, body.decision === "approve");
+      const change = bookingChange(body);
+      // Checked whole before anything applies: a refused body changes nothing.
+      if (change.decision !== undefined && b.status !== "waiting") {
+        throw badRequest(`Only a waiting booking gets a decision; this one is ${b.status}.`);
       }
-      if (body.approveCancellation === true) state.bookings.approveCancellation(b);
-      if (body.customer !== undefined || body.partnerReference !== undefined) {
-        if (body.customer !== undefined && !isRecord(body.customer)) throw badRequest("customer must be an object.");
-        const change: { customer?: Record<string, string>; partnerReference?: string | null } = {};
-        if (isRecord(body.customer)) {
-          change.customer = Object.fromEntries(
-            Object.entries(body.customer).filter((e): e is [string, string] => typeof e[1] === "string"),
-          );
-        }
-        if (typeof body.partnerReference === "string" || body.partnerReference === null) {
-          change.partnerReference = body.partnerReference;
-        }
-        state.bookings.updateData(b, change);
-      }
-      if (body.reissueVouchers === true) state.bookings.reissueVouchers(b);
+      if (change.decision !== undefined) state.bookings.supplierDecision(b, change.decision === "approve");
+      if (flag(body, "approveCancellation") === true) state.bookings.approveCancellation(b);
+      if (change.data !== undefined) state.bookings.updateData(b, change.data);
+      if (flag(body, "reissueVouchers") === true) state.bookings.reissueVouchers(b);
       return ok(bookingDetail(b));
     },
   }),

@@ -1,9 +1,18 @@
 /**
  * The control listener (test environments only), guarded by X-Control-Token: what a test needs and real partners
- * cannot do. Paths and bodies are documented in docs/service.md.
+ * cannot do. Its contract is docs/test-hooks.openapi.yaml (TEST_HOOKS); docs/service.md lists the paths. Every
+ * handler checks its whole body before it changes anything: a refused body changes nothing.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERROR_CODES, RATE_LIMIT_ALGORITHMS, isRecord, type RateLimitAlgorithm } from "../../lib/contract/index.ts";
+import {
+  ADVANCE_SECONDS_MAX,
+  ERROR_CODES,
+  RATE_LIMIT_ALGORITHMS,
+  TIME_SCALE_MAX,
+  TIME_SCALE_MIN,
+  isRecord,
+  type RateLimitAlgorithm,
+} from "../../lib/contract/index.ts";
 import { isDefectName } from "../defects/index.ts";
 import {
   HttpError,
@@ -23,6 +32,7 @@ import { parseFaults } from "../faults.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
 import { answeredMethods } from "./hook-mode.ts";
+import { checkQuery, leaveOptionalFieldsOut, refuseUnknownKeys } from "./hook-document.ts";
 import { hookOf } from "../../lib/contract/hook-of.ts";
 import { TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
 import { testHooksDocumentReply } from "../openapi.ts";
@@ -81,47 +91,22 @@ const BASE_ROUTES: Route<ControlHandler>[] = [
     PUT: ({ state, params, body }) => {
       const apiKey = params.apiKey ?? "";
       if (!/^[\w.-]{4,128}$/.test(apiKey)) throw badRequest("apiKey must be 4-128 characters of [A-Za-z0-9_.-].");
-      let p = state.partners.get(apiKey);
-      const created = p === undefined;
-      p ??= newPartner(state.partners.size, apiKey);
-      if (body.name !== undefined) {
-        if (typeof body.name !== "string") throw badRequest("name must be a string.");
-        p.name = body.name;
+      const known = state.partners.get(apiKey);
+      if (known === undefined && state.variations.on("hooks-partner-unknown-key-refused")) {
+        throw new HttpError(404, ERROR_CODES.notFound, "No such partner; this service does not create keys.");
       }
-      if (body.alternatives !== undefined) {
-        if (typeof body.alternatives !== "boolean") throw badRequest("alternatives must be a boolean.");
-        p.alternatives = body.alternatives;
-      }
-      if (body.webhookUrl !== undefined) {
-        if (
-          body.webhookUrl !== null &&
-          (typeof body.webhookUrl !== "string" || !/^https?:\/\/\S+$/.test(body.webhookUrl))
-        ) {
-          throw badRequest("webhookUrl must be an http(s) URL or null.");
-        }
-        p.webhookUrl = body.webhookUrl;
+      const change = partnerChange(body);
+      const p = known ?? newPartner(state.partners.size, apiKey);
+      if (change.name !== undefined) p.name = change.name;
+      if (change.alternatives !== undefined) p.alternatives = change.alternatives;
+      if (change.webhookUrl !== undefined) {
+        p.webhookUrl = change.webhookUrl;
         p.webhookDisabled = false;
       }
-      if (body.webhookSecret !== undefined) {
-        if (typeof body.webhookSecret !== "string" || !/^whsec_[A-Za-z0-9+/=]{8,}$/.test(body.webhookSecret)) {
-          throw badRequest("webhookSecret must look like whsec_<base64>.");
-        }
-        p.webhookSecret = body.webhookSecret;
-      }
-      if (body.restrictions !== undefined) {
-        if (!isRecord(body.restrictions))
-          throw badRequest("restrictions must map product uuids to {allowedCountries, excludedCountries}.");
-        for (const [uuid, r] of Object.entries(body.restrictions)) {
-          const list = (v: unknown) =>
-            Array.isArray(v) && v.every((c): c is string => typeof c === "string") ? v : undefined;
-          const allowed = isRecord(r) ? list(r.allowedCountries ?? []) : undefined;
-          const excluded = isRecord(r) ? list(r.excludedCountries ?? []) : undefined;
-          if (allowed === undefined || excluded === undefined) throw badRequest(`restrictions.${uuid} is malformed.`);
-          p.restrictions.set(uuid, { allowedCountries: allowed, excludedCountries: excluded });
-        }
-      }
+      if (change.webhookSecret !== undefined) p.webhookSecret = change.webhookSecret;
+      for (const [uuid, r] of change.restrictions) p.restrictions.set(uuid, r);
       state.partners.set(apiKey, p);
-      return ok(publicPartner(p), created ? 201 : 200);
+      return ok(publicPartner(p), known === undefined ? 201 : 200);
     },
   }),
   defineRoute("defects", "/__control/defects", {
@@ -149,13 +134,18 @@ const BASE_ROUTES: Route<ControlHandler>[] = [
   defineRoute("clock", "/__control/clock", {
     GET: ({ state }) => ok(clockView(state)),
     POST: ({ state, body }) => {
-      if (body.timeScale !== undefined) state.clock.setTimeScale(num(body.timeScale, "timeScale", 0.001, 1_000_000));
-      if (body.advanceSeconds !== undefined) {
-        state.clock.advance(num(body.advanceSeconds, "advanceSeconds", 0, 10 * 365 * 86_400) * 1000);
-      }
       if (body.timeScale === undefined && body.advanceSeconds === undefined) {
         throw badRequest("Send {advanceSeconds} or {timeScale}.");
       }
+      // Both checked before either applies: a refused body changes nothing.
+      const scale =
+        body.timeScale === undefined ? undefined : num(body.timeScale, "timeScale", TIME_SCALE_MIN, TIME_SCALE_MAX);
+      const advance =
+        body.advanceSeconds === undefined
+          ? undefined
+          : num(body.advanceSeconds, "advanceSeconds", 0, ADVANCE_SECONDS_MAX);
+      if (scale !== undefined) state.clock.setTimeScale(scale);
+      if (advance !== undefined) state.clock.advance(advance * 1000);
       return ok(clockView(state));
     },
   }),
@@ -179,6 +169,55 @@ const BASE_ROUTES: Route<ControlHandler>[] = [
     },
   }),
 ];
+
+interface PartnerChange {
+  name?: string;
+  alternatives?: boolean;
+  webhookUrl?: string | null;
+  webhookSecret?: string;
+  restrictions: [string, { allowedCountries: string[]; excludedCountries: string[] }][];
+}
+
+/** The body of PUT /__control/partners/{apiKey}, checked whole (400 on the first thing wrong) before anything changes. */
+function partnerChange(body: Record<string, unknown>): PartnerChange {
+  const change: PartnerChange = { restrictions: [] };
+  if (body.name !== undefined) {
+    if (typeof body.name !== "string") throw badRequest("name must be a string.");
+    change.name = body.name;
+  }
+  if (body.alternatives !== undefined) {
+    if (typeof body.alternatives !== "boolean") throw badRequest("alternatives must be a boolean.");
+    change.alternatives = body.alternatives;
+  }
+  if (body.webhookUrl !== undefined) {
+    if (
+      body.webhookUrl !== null &&
+      (typeof body.webhookUrl !== "string" || !/^https?:\/\/\S+$/.test(body.webhookUrl))
+    ) {
+      throw badRequest("webhookUrl must be an http(s) URL or null.");
+    }
+    change.webhookUrl = body.webhookUrl;
+  }
+  if (body.webhookSecret !== undefined) {
+    if (typeof body.webhookSecret !== "string" || !/^whsec_[A-Za-z0-9+/=]{8,}$/.test(body.webhookSecret)) {
+      throw badRequest("webhookSecret must look like whsec_<base64>.");
+    }
+    change.webhookSecret = body.webhookSecret;
+  }
+  if (body.restrictions !== undefined) {
+    if (!isRecord(body.restrictions))
+      throw badRequest("restrictions must map product uuids to {allowedCountries, excludedCountries}.");
+    for (const [uuid, r] of Object.entries(body.restrictions)) {
+      const list = (v: unknown) =>
+        Array.isArray(v) && v.every((c): c is string => typeof c === "string") ? v : undefined;
+      const allowed = isRecord(r) ? list(r.allowedCountries ?? []) : undefined;
+      const excluded = isRecord(r) ? list(r.excludedCountries ?? []) : undefined;
+      if (allowed === undefined || excluded === undefined) throw badRequest(`restrictions.${uuid} is malformed.`);
+      change.restrictions.push([uuid, { allowedCountries: allowed, excludedCountries: excluded }]);
+    }
+  }
+  return change;
+}
 
 function clockView(state: ServiceState): Record<string, unknown> {
   const now = state.now();
@@ -204,9 +243,8 @@ export function createControlHandler(state: ServiceState, metrics: Metrics, toke
         throw new HttpError(401, ERROR_CODES.unauthorized, "The X-Control-Token header is missing or wrong.");
       }
       // --disable-hook: the hook answers exactly what a path the service lacks answers.
-      const disabled = state.options.disabledHooks;
-      const hook = disabled.length === 0 ? undefined : hookOf(method, path);
-      if (hook !== undefined && disabled.includes(hook)) {
+      const hook = hookOf(method, path);
+      if (hook !== undefined && state.options.disabledHooks.includes(hook)) {
         throw new HttpError(404, ERROR_CODES.notFound, `No control resource at ${path}.`);
       }
       const mode = state.options.hooks;
@@ -233,13 +271,18 @@ export function createControlHandler(state: ServiceState, metrics: Metrics, toke
           },
         );
       }
+      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+      if (hook !== undefined) checkQuery(hook, query);
       let body: Record<string, unknown> = {};
       if (method === "POST" || method === "PUT") {
         const raw = await readBody(req, 1024 * 1024);
         if (raw.length > 0) body = parseJsonObject(raw);
       }
-      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+      if (hook !== undefined && state.variations.on("hooks-unknown-keys-refused")) refuseUnknownKeys(hook, body);
       reply = await handler({ state, metrics, params: match.params, query, body });
+      if (hook !== undefined && state.variations.on("hooks-optional-fields-left-out")) {
+        reply = leaveOptionalFieldsOut(hook, reply);
+      }
     } catch (error) {
       reply = errorReply(state, error, path, method);
     }

@@ -1,6 +1,10 @@
 // The variation switchboard: every variation, one import each. To add one, add a file beside this one and list it here
 // (and its freedom in lib/contract/freedoms/).
 import type { VariationDefinition } from "./define.ts";
+import hooksOptionalFieldsLeftOut from "./hooks-optional-fields-left-out.ts";
+import hooksPartnerUnknownKeyRefused from "./hooks-partner-unknown-key-refused.ts";
+import hooksResetKeepsTimeScale from "./hooks-reset-keeps-time-scale.ts";
+import hooksUnknownKeysRefused from "./hooks-unknown-keys-refused.ts";
 import httpChunked from "./http-chunked.ts";
 import httpConnectionClose from "./http-connection-close.ts";
 import httpGzip from "./http-gzip.ts";
@@ -21,6 +25,10 @@ import wireTimestampsWholeSeconds from "./wire-timestamps-whole-seconds.ts";
 import wireUuidsV7 from "./wire-uuids-v7.ts";
 
 export const VARIATIONS = [
+  hooksOptionalFieldsLeftOut,
+  hooksPartnerUnknownKeyRefused,
+  hooksResetKeepsTimeScale,
+  hooksUnknownKeysRefused,
   httpChunked,
   httpConnectionClose,
   httpGzip,

@@ -47,7 +47,7 @@ describe("harness hooks check", () => {
     expect(result.output).toMatch(/keys: 40 from GET \/__control\/partners .*an optional extension/);
     expect(result.output).toMatch(/^ {2}PASS {2}inventorySet /m);
     expect(result.output).toMatch(/^ {2}optional: present +productTypes /m);
-    expect(result.output).toMatch(/^PASS: every required hook works \(14 of 14 checks\)$/m);
+    expect(result.output).toMatch(/^PASS: every required hook works \(25 of 25 checks\)$/m);
   });
 
   it("should pass on a service with only the required hooks and other keys, given --keys, and ask for --keys without", async () => {

@@ -295,7 +295,10 @@ describe("the reference service against the published OpenAPI documents", () => 
       ["clockChange", await control(svc, "/__control/clock", { method: "POST", body: {} }), 400],
       [
         "inventory",
-        await control(svc, "/__control/inventory/00000000-0000-4000-8000-000000000000?date_start=2030-01-01"),
+        await control(
+          svc,
+          "/__control/inventory/00000000-0000-4000-8000-000000000000?date_start=2030-01-01&date_end=2030-01-01",
+        ),
         404,
       ],
     ];

@@ -4,18 +4,18 @@
  * shows in the single-date answer, a withdrawn product type answers 410, the clock expires a reserved booking, a
  * registered webhook URL receives a signed event, the alternatives flag adds or drops `alternatives` on the 422.
  * An answer that does not conform to the published document fails its hook too (HooksClient checks every answer).
+ * The semantics the document states beyond "it works" (held seats, caps, refusals, bounds, which changes emit, the
+ * reset's clock) are rows of hook-semantics.ts, run here in their place in the order.
  *
  * One row per effect, PASS, FAIL (with what was sent and what came back) or SKIP (a hook it needs did not pass, or
  * the public API would not set the check up; a skip is not a pass). The reference service's optional hooks are only
  * listed, present or absent. Everything is restored at the end: bookings cancelled, webhook URL dropped, reset.
  */
-import { randomBytes } from "node:crypto";
 import {
   RESERVED_BOOKING_LIFETIME_SECONDS,
   TEST_HOOKS,
   isRecord,
   type BookingRequest,
-  type ControlInventory,
   type TestHookName,
 } from "../../contract/index.ts";
 import { WebhookSink, newWebhookSecret } from "../webhooks/sink.ts";
@@ -28,6 +28,27 @@ import {
   type HooksClient,
 } from "./hooks-client.ts";
 import type { PartnerAnswer, PartnerApi } from "./partner-api.ts";
+import {
+  EffectMissing,
+  NotJudged,
+  nonce,
+  offers,
+  remainingOf,
+  sleep,
+  slotName,
+  type Attempt,
+  type HookRowContext,
+} from "./hook-rows.ts";
+import {
+  checkCaps,
+  checkClockBounds,
+  checkHeldSeats,
+  checkInventoryReads,
+  checkNoOpChanges,
+  checkRefusals,
+  checkResetClock,
+  checkWrongToken,
+} from "./hook-semantics.ts";
 
 export type RowVerdict = "pass" | "fail" | "skip";
 
@@ -75,21 +96,6 @@ export interface HooksCheckInput {
   say: (line: string) => void;
 }
 
-/** The hook answered, but its effect did not show through the public API. */
-class EffectMissing extends Error {
-  readonly evidence: Exchange[] | undefined;
-  constructor(why: string, evidence?: Exchange[]) {
-    super(why);
-    this.name = "EffectMissing";
-    this.evidence = evidence;
-  }
-}
-
-/** The public API would not set the check up (no bookable slot, a booking refused): the hook is not judged. */
-class NotJudged extends Error {
-  override name = "NotJudged";
-}
-
 const SEATS = 5;
 const ADVANCE_SECONDS = RESERVED_BOOKING_LIFETIME_SECONDS + 3600;
 const POLL_MS = 100;
@@ -97,32 +103,6 @@ const EXPIRY_WAIT_MS = 3000;
 /** The time-scale check: how much faster the clock is asked to run, and for how long it is watched. */
 const SPEED_UP = 100;
 const SPEED_UP_WATCH_MS = 300;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function slotName(c: BookableType): string {
-  return `${c.date}${c.timeslot === undefined ? "" : ` ${c.timeslot}`} of product type ${c.type.uuid}`;
-}
-
-/** Whether the single-date answer offers the slot: its `available`, or the timeslot listed and not marked full. */
-function offers(single: PartnerAnswer, timeslot: string | undefined): boolean {
-  if (!isRecord(single.data)) return false;
-  if (timeslot === undefined) return single.data.available === true;
-  const slots = Array.isArray(single.data.timeslots) ? single.data.timeslots.filter(isRecord) : [];
-  const slot = slots.find((s) => s.timeslot === timeslot);
-  return slot !== undefined && slot.available !== false && (typeof slot.remaining !== "number" || slot.remaining > 0);
-}
-
-/** The inventory hook's remaining for the slot, undefined when the answer does not hold it. */
-function remainingOf(inventory: ControlInventory, c: BookableType): number | undefined {
-  const day = inventory.days.find((d) => d.date === c.date);
-  if (c.timeslot === undefined) return day?.remaining;
-  return day?.timeslots?.find((t) => t.timeslot === c.timeslot)?.remaining;
-}
-
-function nonce(): string {
-  return randomBytes(4).toString("hex");
-}
 
 export class HooksCheck {
   readonly rows: HookRow[] = [];
@@ -139,6 +119,8 @@ export class HooksCheck {
   /** Remaining per slot before anything changed (the inventory hook's first read). */
   readonly #original = new Map<BookableType, number>();
   #expiredBooking: string | undefined;
+  /** How far the clock check advanced the clock (undefined: it did not). */
+  #advancedBy: number | undefined;
   #productTypeChanged: string | undefined;
   #productChanged: string | undefined;
   #restoreProblems: string[] = [];
@@ -155,6 +137,9 @@ export class HooksCheck {
     try {
       await this.#checkRequired();
       await this.#probeOptional();
+      // Last of the rows: it resets the deployment, so the optional hooks were probed on what the check made.
+      await checkResetClock(this.#context(), this.#advancedBy);
+      this.#sayOptional();
     } finally {
       // Even when the target stops answering mid-way: restore what can be restored.
       this.#restoreProblems = await this.#restore();
@@ -210,6 +195,7 @@ export class HooksCheck {
       if (health.status !== "ok") throw new EffectMissing(`status is "${health.status}", not "ok"`);
       return `status ok${health.now === undefined ? "" : `, now ${health.now}`}`;
     });
+    await checkWrongToken(this.#context());
     await this.#row("clock", "answers the service's virtual now and time scale", [], async () => {
       const clock = await this.#hooks.clock();
       this.#nowMs = clock.nowMs;
@@ -218,12 +204,19 @@ export class HooksCheck {
     this.#today = new Date(this.#nowMs || Date.now()).toISOString().slice(0, 10);
     await this.#findSlots();
     await this.#checkInventory();
+    const ctx = this.#context();
+    await checkInventoryReads(ctx);
+    await checkHeldSeats(ctx);
+    await checkCaps(ctx);
+    await checkRefusals(ctx);
     await this.#checkReset();
     await this.#checkCatalogueChanges();
     await this.#checkWebhook();
     await this.#checkAlternatives();
     await this.#checkClock();
+    await checkClockBounds(this.#context());
     await this.#checkEvents();
+    await checkNoOpChanges(this.#context());
   }
 
   async #findSlots(): Promise<void> {
@@ -458,13 +451,13 @@ export class HooksCheck {
     );
   }
 
-  /** A reserved booking on the slot, made through the public API; NotJudged when the API refuses it. */
-  async #reserve(c: BookableType, tag: string): Promise<string> {
+  /** A booking of `adults` on the slot through the public API, whatever the answer; its uuid when created. */
+  async #attempt(c: BookableType, tag: string, adults = Math.min(c.type.maxPax, c.type.minPax)): Promise<Attempt> {
     const request: BookingRequest = {
       productTypeUuid: c.type.uuid,
       date: c.date,
       ...(c.timeslot === undefined ? {} : { timeslot: c.timeslot }),
-      adults: Math.min(c.type.maxPax, c.type.minPax),
+      adults,
       customer: {
         firstName: "Hooks",
         lastName: "Check",
@@ -479,13 +472,37 @@ export class HooksCheck {
     };
     const created = await this.#api.send("bookingCreate", { body: request });
     const uuid = isRecord(created.data) && typeof created.data.uuid === "string" ? created.data.uuid : undefined;
-    if ((created.status !== 201 && created.status !== 200) || uuid === undefined) {
+    const ok = (created.status === 201 || created.status === 200) && uuid !== undefined;
+    if (ok) this.#bookings.add(uuid);
+    return { uuid: ok ? uuid : undefined, status: created.status, code: created.errorCode, exchange: created.exchange };
+  }
+
+  /** A reserved booking on the slot, made through the public API; NotJudged when the API refuses it. */
+  async #reserve(c: BookableType, tag: string): Promise<string> {
+    const attempt = await this.#attempt(c, tag);
+    if (attempt.uuid === undefined) {
       throw new NotJudged(
-        `POST /v2/bookings for ${slotName(c)} answered ${created.status}${created.errorCode === undefined ? "" : ` (${created.errorCode})`}, so there was no reserved booking to work with`,
+        `POST /v2/bookings for ${slotName(c)} answered ${attempt.status}${attempt.code === undefined ? "" : ` (${attempt.code})`}, so there was no reserved booking to work with`,
       );
     }
-    this.#bookings.add(uuid);
-    return uuid;
+    return attempt.uuid;
+  }
+
+  /** What the rows of hook-semantics.ts work with. */
+  #context(): HookRowContext {
+    return {
+      hooks: this.#hooks,
+      api: this.#api,
+      today: this.#today,
+      row: (hook, effect, needs, check) => this.#row(hook, effect, needs, check),
+      passed: (hook) => this.#passed(hook),
+      slots: () => this.#slots(),
+      single: (c) => this.#single(c),
+      setSeats: (c, remaining) => this.#setSeats(c, remaining),
+      attempt: (c, tag, adults) => this.#attempt(c, tag, adults),
+      reserve: (c, tag) => this.#reserve(c, tag),
+      cancelBookings: () => this.#cancelBookings(),
+    };
   }
 
   async #confirm(uuid: string): Promise<PartnerAnswer> {
@@ -548,6 +565,7 @@ export class HooksCheck {
         const before = await this.#hooks.clock();
         this.#nowMs = before.nowMs;
         await this.#hooks.advanceClock(ADVANCE_SECONDS);
+        this.#advancedBy = ADVANCE_SECONDS;
         this.#expiredBooking = uuid;
         const deadline = Date.now() + EXPIRY_WAIT_MS;
         for (;;) {
@@ -676,6 +694,9 @@ export class HooksCheck {
         answer.problems.length === 0 ? "" : `; its answer differs from the contract: ${answer.problems[0] ?? ""}`;
       this.optional.push({ hook, present, detail: `${where} answered ${answer.status}${conforms}` });
     }
+  }
+
+  #sayOptional(): void {
     for (const o of this.optional) {
       const state = o.present === undefined ? "not probed" : o.present ? "present" : "absent";
       this.#in.say(`  optional: ${state.padEnd(10)} ${o.hook.padEnd(18)} ${o.detail}`);

@@ -183,6 +183,11 @@ export class HooksClient {
     this.#options = options;
   }
 
+  /** The same client with another token (a wrong one: how a service answers it is part of the contract). */
+  withToken(token: string): HooksClient {
+    return new HooksClient(this.url, token, this.#options);
+  }
+
   /** For k6 scenarios that call the hooks themselves: a test-only credential. */
   get token(): string {
     return this.#token;
