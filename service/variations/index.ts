@@ -2,8 +2,20 @@
 // (and its freedom in lib/contract/freedoms/).
 import type { VariationDefinition } from "./define.ts";
 import httpConnectionClose from "./http-connection-close.ts";
+import listsDefaultPageSize from "./lists-default-page-size.ts";
+import listsReverseOrder from "./lists-reverse-order.ts";
+import listsWithdrawnProductGone from "./lists-withdrawn-product-gone.ts";
+import rateLimitRetryAfterFloor from "./rate-limit-retry-after-floor.ts";
+import translationsUnmarked from "./translations-unmarked.ts";
 
-export const VARIATIONS = [httpConnectionClose] as const satisfies readonly VariationDefinition[];
+export const VARIATIONS = [
+  httpConnectionClose,
+  listsDefaultPageSize,
+  listsReverseOrder,
+  listsWithdrawnProductGone,
+  rateLimitRetryAfterFloor,
+  translationsUnmarked,
+] as const satisfies readonly VariationDefinition[];
 
 export type VariationName = (typeof VARIATIONS)[number]["name"];
 
