@@ -6,7 +6,7 @@
 import { sleep } from "k6";
 import { addDays, todayUtc, type BookingRequest, type SelectedOption } from "../../contract/index.ts";
 import type { ApiClient, ApiResponse, Json } from "../client.ts";
-import { checkResponse } from "../checks.ts";
+import { checkResponse, type ReadOptions } from "../checks.ts";
 import type { CatalogueSample, SampleProductType } from "./catalogue-sample.ts";
 import { decide, spread } from "./decide.ts";
 import { fullSync } from "./full-sync.ts";
@@ -31,6 +31,12 @@ const POINT = {
   think: 7,
   fullSync: 8,
 } as const;
+
+/**
+ * Every product and product type a journey reads was listed a moment ago (or in setup), and may have been withdrawn
+ * since: its detail, product types and prices may answer the contract's 404 not_found or 410 gone.
+ */
+const LISTED: ReadOptions = { withdrawnSinceListed: true };
 
 let thinks = 0;
 function think(ctx: JourneyContext): void {
@@ -80,17 +86,17 @@ export function catalogueSync(ctx: JourneyContext): void {
     const product = list.itemAt(n + i);
     if (!product) return;
     think(ctx);
-    checkResponse(client.getProduct(String(product.uuid)));
+    checkResponse(client.getProduct(String(product.uuid)), 200, LISTED);
     think(ctx);
     const types = client.listProductTypes(String(product.uuid));
-    if (!checkResponse(types)) continue;
+    if (!checkResponse(types, 200, LISTED)) continue;
     const type = types.itemAt(n);
     if (!type) continue;
     think(ctx);
-    checkResponse(client.getProductType(String(type.uuid)));
+    checkResponse(client.getProductType(String(type.uuid)), 200, LISTED);
     if (decide(sync.calendarRefreshRatio, n * sync.detailsPerPage + i, POINT.calendar)) {
       const start = todayUtc();
-      checkResponse(client.getPriceList(String(type.uuid), start, addDays(start, sync.calendarDays - 1)));
+      checkResponse(client.getPriceList(String(type.uuid), start, addDays(start, sync.calendarDays - 1)), 200, LISTED);
     }
   }
 }
@@ -104,11 +110,11 @@ export function shopper(ctx: JourneyContext): void {
   const type = at(sample.productTypes, n) as SampleProductType;
   const start = addDays(todayUtc(), type.daysInAdvance + 1);
   const calendar = client.getPriceList(type.uuid, start, addDays(start, model.shopper.calendarDays - 1));
-  if (!checkResponse(calendar)) return;
+  if (!checkResponse(calendar, 200, LISTED)) return;
   const dates = availableDates(calendar.data);
   for (let i = 0; i < model.shopper.singleDateChecks; i++) {
     think(ctx);
-    checkResponse(client.getPriceForDate(type.uuid, at(dates, n + i) ?? addDays(start, i)));
+    checkResponse(client.getPriceForDate(type.uuid, at(dates, n + i) ?? addDays(start, i)), 200, LISTED);
   }
 }
 
@@ -159,7 +165,7 @@ export function booker(ctx: JourneyContext): void {
   const type = at(sample.productTypes, n * 7) as SampleProductType;
   const date = addDays(todayUtc(), type.daysInAdvance + 1 + (n % 20));
   const single = client.getPriceForDate(type.uuid, date);
-  if (!checkResponse(single) || single.data?.available !== true) return;
+  if (!checkResponse(single, 200, LISTED) || single.data?.available !== true) return;
   if (!decide(ratios.createRatio, n, POINT.create)) return;
   const timeslot = type.timeslotted ? firstAvailableTimeslot(single.data) : undefined;
   if (type.timeslotted && !timeslot) return;
