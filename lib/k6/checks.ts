@@ -9,7 +9,6 @@ import {
   CHECK_OBSERVED_MARKER,
   FINDING_MARKER,
   ENDPOINTS,
-  ERROR_CODES,
   HEADERS,
   RATE_LIMIT,
   RESPONSE_SHAPES,
@@ -23,6 +22,7 @@ import {
 import { noCacheProblem, weekdayMatches, weekdayOf } from "./answer-rules.ts";
 import { CHEAP_RULES, error500Problem, keySetCheckName, successRulesOf, type SuccessRule } from "./cheap-rules.ts";
 import type { ApiResponse } from "./client.ts";
+import { withdrawnAnswer } from "./withdrawn.ts";
 
 const MAX_REPORTED_PER_VU = 100;
 const reported = new Set<string>();
@@ -686,12 +686,9 @@ export interface ReadOptions {
 
 const WITHDRAWN_TOO = " (or 404 not_found, 410 gone for one withdrawn since it was listed)";
 
-/** Whether a failure is the contract's answer for a resource withdrawn since it was listed. */
-function withdrawnAnswer(res: ApiResponse<unknown>): boolean {
-  const status = res.status;
-  if (status !== 404 && status !== 410) return false;
-  const code = res.error?.code;
-  return status === 404 ? code === ERROR_CODES.notFound : code === ERROR_CODES.gone;
+/** The name of an endpoint's status check for an expected 200 (the traffic's confirmations add to it). */
+export function statusCheckName(endpoint: EndpointName): string {
+  return checksOf(endpoint).status200;
 }
 
 /**

@@ -201,6 +201,11 @@ export const CONFORMANCE_DEFECTS: Record<string, Caught> = {
   "conformance-booking-list-has-partner-reference": { by: ["2.7-booking-list-keys"] },
   "conformance-booking-detail-has-guests": { by: ["2.8-booking-detail-keys"] },
   "conformance-voucher-has-booking-uuid": { by: ["2.9-voucher-keys"] },
+  // Issue 27: what the harness missed. The vouchers answer is {data, links} by both rules' words.
+  "conformance-vouchers-paginated": { by: ["gaps-lists-envelope", "2.9-voucher-keys"] },
+  // A calendar whose timeslots say nothing of availability cannot agree with its entry's `available` either.
+  "conformance-calendar-timeslots-bare": { by: ["2.12-nested-shapes"], alsoAllowed: ["2.5-available-consistent"] },
+  "conformance-calendar-dates-descending": { by: ["2.5-one-entry-per-date"] },
 };
 
 /**

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON read by the assertions */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON read by the assertions */
 /**
  * The variations of the lists, the rate limit and translated text (service/variations/): each takes the other legal
  * choice of its freedom (lib/contract/freedoms/), as a partner sees it through HTTP, and the service makes the
@@ -10,7 +10,7 @@ import type { StartedService } from "../../service/app.ts";
 import type { VariationName } from "../../service/variations/index.ts";
 import { api, book, control, dateFromToday, pickType, start, withSeats } from "./helpers.ts";
 
-const uuids = (body: any): string[] => (body.data as { uuid: string }[]).map((i) => i.uuid);
+const uuids = (body: unknown): string[] => (body as { data: { uuid: string }[] }).data.map((i) => i.uuid);
 
 describe("the variations of lists, Retry-After and translations", () => {
   let plain: StartedService;
@@ -102,7 +102,7 @@ describe("the variations of lists, Retry-After and translations", () => {
       api(svc, `/v2/products/${product?.uuid ?? ""}?language=${language}`);
     const [marked, unmarked, english] = await Promise.all([read(plain, "zh"), read(varied, "zh"), read(varied, "en")]);
     expect(marked.body.data.titleTranslated.zh).toBe(`[zh] ${product?.title ?? ""}`);
-    const text: string = unmarked.body.data.titleTranslated.zh;
+    const text = unmarked.body.data.titleTranslated.zh as string;
     expect(text).not.toContain("zh");
     expect(text).toMatch(/^[\x20-\x7e]+$/);
     expect(text).not.toBe(product?.title);
