@@ -291,8 +291,8 @@ const ERROR_RESPONSES: Readonly<Record<string, { status: string; codes: readonly
     status: "410",
     codes: [ERROR_CODES.gone],
     description:
-      "No longer available: a product type withdrawn (or one of a withdrawn product); a withdrawn product answers " +
-      "410 or 404, as the service chooses (docs/contract-gaps.md, Lists and pagination).",
+      "No longer available: a product type withdrawn; a withdrawn product (and its product types) answers 410 or " +
+      "404, as the service chooses (docs/contract-gaps.md, Lists and pagination).",
   },
   "422InvalidData": {
     status: "422",

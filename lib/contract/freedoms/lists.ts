@@ -41,6 +41,6 @@ export const LISTS_FREEDOMS: readonly ContractFreedom[] = [
       "interface-spec.md 7.3 (codes of other failures: not shown); contract-gaps.md Wire format and error codes (410 gone names the product type only)",
     variation: { name: "lists-withdrawn-product-gone" },
     decision:
-      "A freedom between the two codes: the table gives 410 gone for a product type no longer available and says nothing of a product, which is then both not found and gone. A withdrawn product type (and one of a withdrawn product) stays 410 gone, a rule (gaps-error-410-gone). The traffic takes either answer, by the envelope's error code, for a product or product type it listed a moment ago (lib/k6/checks.ts, withdrawnSinceListed).",
+      "A freedom between the two codes: the table gives 410 gone for a product type no longer available and says nothing of a product, which is then both not found and gone (and so are its product types). A withdrawn product type stays 410 gone, a rule (gaps-error-410-gone). The traffic takes either answer, by the envelope's error code, for a product or product type it listed a moment ago, once its list read again confirms the withdrawal (lib/k6/traffic/listed-read.ts).",
   },
 ];
