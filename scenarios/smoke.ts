@@ -7,6 +7,7 @@ import { checkResponse } from "../lib/k6/checks.ts";
 import { loadConfig } from "../lib/k6/config.ts";
 import { scenarioOptions } from "../lib/k6/options.ts";
 import { partnerClient } from "../lib/k6/partner.ts";
+import { onProductsPage, readListed } from "../lib/k6/traffic/listed-read.ts";
 
 const config = loadConfig(__ENV);
 
@@ -20,7 +21,9 @@ export default function smoke(): void {
   const items = list.data ?? [];
   const pick = items[n % Math.max(items.length, 1)];
   if (!pick || typeof pick.uuid !== "string") return;
-  checkResponse(client.getProduct(pick.uuid));
+  // Listed a moment ago, it may be withdrawn since: 404 not_found or 410 gone pass once the list confirms it.
+  const uuid = pick.uuid;
+  readListed(() => client.getProduct(uuid), onProductsPage(client, 1, 10, uuid));
 }
 
 export { handleSummary } from "../lib/k6/summary.ts";

@@ -69,7 +69,7 @@ function rulesTable(rules: readonly ConformanceRule[]): string[] {
     "| --- | --- | --- | --- | --- | --- | --- |",
     ...rules.map(
       (r) =>
-        `| \`${r.id}\` | ${cell(r.source)} | ${cell(r.statement)} | ${cell(r.check)} | ${r.level} | ${r.cheap ? "yes" : "no"} | ${cell(judgedBy(r))} |`,
+        `| \`${r.id}\` | ${cell(r.source)} | ${cell(r.statement)} | ${cell(r.check)} | ${r.referenceOnly ? `${r.level}, reference service only` : r.level} | ${r.cheap ? "yes" : "no"} | ${cell(judgedBy(r))} |`,
     ),
   ];
 }
@@ -93,8 +93,12 @@ export function conformanceMarkdown(): string {
     "(a header or a key of an answer the traffic gets anyway, no extra request) and who judges it: the conformance",
     "scenario, or the scenario and check that already do (rate limit, alternatives, webhooks, invariants), named as",
     "they appear in the verdict. The test also proves every section of the two documents has a rule or a reason below.",
+    "A rule of the reference service's own choice (level `reference service only`) is judged only where the run's",
+    "coverage level is `reference` and is in no other service's verdict. A rule a run cannot judge at its level, or on",
+    "what a service chose where the contract leaves the choice open, is reported as not judged by design and does not",
+    "fail the run; one it could have judged and did not is a skip, which does (unless `--allow-skips`).",
     "",
-    `${rules.length} rules: ${count((r) => r.level === "public-api")} public-api, ${count((r) => r.level === "required-hooks")} required-hooks; ${count((r) => r.cheap)} cheap; ${count((r) => !("check" in r.judgedBy))} judged by the conformance scenario, ${count((r) => "check" in r.judgedBy)} by other scenarios.`,
+    `${rules.length} rules: ${count((r) => r.level === "public-api")} public-api, ${count((r) => r.level === "required-hooks")} required-hooks, ${count((r) => r.referenceOnly === true)} of the reference service only; ${count((r) => r.cheap)} cheap; ${count((r) => !("check" in r.judgedBy))} judged by the conformance scenario, ${count((r) => "check" in r.judgedBy)} by other scenarios.`,
   ];
   for (const { part, title } of SPEC_PARTS) {
     const inPart = rules.filter((r) => partOf(r) === part);

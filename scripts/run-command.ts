@@ -417,7 +417,7 @@ export function runCommand(): Command {
     .addOption(
       new Option(
         "--allow-skips",
-        "accept up front that scenarios or extensions needing the control API are skipped (HARNESS_ALLOW_SKIPS=1); without it a skip fails the run",
+        "accept up front that what could not run is skipped: scenarios or extensions needing the control API, checks the run could not judge (HARNESS_ALLOW_SKIPS=1); without it a skip fails the run (what a coverage level cannot judge by design never does)",
       ),
     )
     .addOption(

@@ -3,7 +3,7 @@
  * (required and priced) and prices. Same seed and size, same catalogue and same UUIDs. Records are compact;
  * the wire objects are rendered per request (service/render.ts), so 20,000 products start in well under 10 s.
  */
-import type { LANGUAGES } from "../lib/contract/reference-values.ts";
+import { LANGUAGES } from "../lib/contract/reference-values.ts";
 import { hash, pick, uuidFrom } from "./rng.ts";
 
 export type Language = (typeof LANGUAGES)[number];
@@ -445,7 +445,25 @@ export function generateCatalogue(seed: number, count: number, baseDay: number, 
 
 /** Content in a language: the seeded content is English; other languages get a marked rendering. */
 export function translate(text: string, language: Language): string {
-  return language === "en" ? text : `[${language}] ${text}`;
+  return language === "en" ? text : `${translationMarker(language)}${text}`;
+}
+
+/** What translate() puts before a text in another language than English. */
+export function translationMarker(language: Language): string {
+  return `[${language}] `;
+}
+
+/**
+ * Content in a language with nothing that names it (the variation translations-unmarked): Latin letters shifted by the
+ * language's place in LANGUAGES, so every language reads differently and none by its script; English as it is.
+ */
+export function translateUnmarked(text: string, language: Language): string {
+  const shift = (LANGUAGES as readonly string[]).indexOf(language);
+  if (shift <= 0) return text;
+  return text.replace(/[a-zA-Z]/g, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + shift) % 26) + base);
+  });
 }
 
 export function money(minor: number): string {

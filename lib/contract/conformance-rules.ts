@@ -24,6 +24,12 @@ export interface ConformanceRule {
   /** The lowest coverage level that can judge it: through the public API alone, or with the required test hooks. */
   level: RuleLevel;
   /**
+   * A statement of the reference service's own choice, not the contract's (docs/contract-gaps.md names it so): judged
+   * only where the run's coverage level is `reference` (the target answers the reference service's optional hooks),
+   * and left out of every other run's verdict, since another service may choose otherwise.
+   */
+  referenceOnly?: true;
+  /**
    * Cheap enough to check on the answers under load: a header or the keys and values of one answer the traffic gets
    * anyway, no extra request. The traffic scenarios' shared checks judge every cheap rule of the conformance scenario
    * on their sampled answers, as a check named by the rule's id (lib/k6/cheap-rules.ts).
@@ -114,7 +120,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 2",
     statement: "Query parameters are written in snake_case, as named in Part 4.",
     check:
-      "The GET parameters the OPTIONS self-descriptions of /v2/products and /v2/bookings name are snake_case (^[a-z][a-z0-9_]*$), and the Part 4 names (date_start, date_end, first_name, last_name, partner_reference, ...) are accepted as written: each filters (4.3-bookings-filters) rather than being refused as unknown.",
+      "The Part 4 names (date_start, date_end, first_name, last_name, partner_reference, ...) are accepted as written: each filters (4.3-bookings-filters) rather than being refused as unknown; and the GET parameters the OPTIONS self-descriptions of /v2/products and /v2/bookings name are snake_case (^[a-z][a-z0-9_]*$). The self-description's shape is the service's own (contract-gaps.md OPTIONS): where it names no GET parameters in the form the harness reads (`data.methods[].parameters`), that half is not judged, by design, and the rule is reported so without failing the run.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -223,10 +229,11 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
   },
   {
     id: "2.5-one-entry-per-date",
-    source: "interface-spec.md 2.5; interface-spec.md 4.2",
-    statement: "The calendar holds one entry per date of the requested range.",
+    source: "interface-spec.md 2.5; interface-spec.md 4.2; contract-gaps.md Lists and pagination",
+    statement:
+      "The calendar holds one entry per date of the requested range, in ascending date order (so that each page is a range of consecutive dates).",
     check:
-      "Over all pages of a price-lists answer for a short range (e.g. 14 days), the entries' dates are exactly the dates from date_start to date_end, each once, none outside.",
+      "Over all pages of a price-lists answer for a short range (e.g. 14 days), the entries' dates are exactly the dates from date_start to date_end, each once, none outside, each after the one before it.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -353,6 +360,17 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     level: "public-api",
     cheap: false,
     judgedBy: alternatives("alternatives rules 5-7: entries are {timeslot, qty} and {date, qty[, timeslots]}"),
+  },
+  {
+    id: "2.12-nested-shapes",
+    source: "interface-spec.md 2.12; contract-gaps.md Nested values",
+    statement:
+      "Of the nested values spec 2.12 leaves open, the published partner document fixes these: each `timeslots` item of a calendar entry and of the single-date result is {timeslot, available, remaining} (a string, a boolean, a whole number; keys of the service's own beside them), their `options` and the booking detail's `options` are arrays, and every `*Translated` value is text by language code (an object of strings). The others are the service's own.",
+    check:
+      "On a calendar, a single-date result, the products list, a product detail, a product type's detail and a booking's detail: every nested value the statement names has that shape; each problem names the item and the key.",
+    level: "public-api",
+    cheap: true,
+    judgedBy: CONFORMANCE,
   },
 
   // ---- Part 3: states and transitions ----------------------------------------------------------------------------
@@ -517,7 +535,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 4.0; interface-spec.md 4.1; interface-spec.md 4.2",
     statement: "Detail endpoints for products and product types accept `language` (language of the returned content).",
     check:
-      "For a language GET /v2/config lists besides en, the detail with language=<it> answers 200 and its *Translated content holds text in that language; not judged when the config lists no other language.",
+      "For a language GET /v2/config lists besides en, the product detail with language=<it> answers 200 and its translated content (the *Translated values) is not what language=en answers: the content follows `language`. Whether a text is in a language is not judged by its characters (many languages are written in Latin script). Not judged, by design, when the config lists no other language; an unknown code is 4.0-unknown-values-refused's.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -539,7 +557,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       'Lists answer {"data": [...], "meta": {"pagination": {"total", "count", "per_page", "current_page", "total_pages"}}, "links"}; details {"data": {...}, "links"}; the vouchers answer {"data": [...], "links"} without pagination.',
     check:
-      "Every success answer has its endpoint's envelope (RESPONSE_SHAPES in lib/contract/key-sets.ts): the list, collection or detail form, with the five pagination numbers whole and non-negative.",
+      "Every success answer has its endpoint's envelope (RESPONSE_SHAPES in lib/contract/key-sets.ts): the list, collection or detail form, with the five pagination numbers whole and non-negative; the vouchers answer of an approved booking has no meta.pagination. Not judged when no booking can be approved and the other answers keep the rule.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -547,9 +565,10 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
   {
     id: "gaps-pagination-params",
     source: "decisions.md Wire format: Lists; contract-gaps.md Lists and pagination",
-    statement: "Pages are chosen with `page` (from 1) and `per_page` (default 10, at most 100).",
+    statement:
+      "Pages are chosen with `page` (from 1) and `per_page` (from 1 to 100); without `per_page` the page size is the service's own, said by meta.pagination.per_page.",
     check:
-      "Without per_page a list answers meta.pagination.per_page 10 and at most 10 items; per_page=100 is served; per_page=101 and page=0 are refused with 400 invalid_params (a service answering per_page=101 with at most 100 items is reported as a finding).",
+      "Without per_page a list answers a whole meta.pagination.per_page of at least 1 and at most that many items; per_page=100 is served; per_page=101 and page=0 are refused with 400 invalid_params (a service answering per_page=101 with at most 100 items is reported as a finding).",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -570,7 +589,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: "interface-spec.md 4.1",
     statement: "GET /v2/products takes `language` (the language of the list items' content).",
     check:
-      "For a language GET /v2/config lists besides en, GET /v2/products?language=<it> answers 200 and the items' titleTranslated holds text in that language; language=zz answers 400 invalid_params. Not judged when the config lists no other language.",
+      "For a language GET /v2/config lists besides en, GET /v2/products?language=<it> answers 200 and the items' translated content (titleTranslated) is not what language=en answers for the same items: it follows `language`, whatever its script; language=zz answers 400 invalid_params. Without another language in the config only the refusal is judged.",
     level: "public-api",
     cheap: false,
     judgedBy: CONFORMANCE,
@@ -861,7 +880,8 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
   {
     id: "7.1-429-retry-after",
     source: "interface-spec.md 7.1; decisions.md Rate limit; contract-gaps.md Rate limit",
-    statement: "The 429 carries Retry-After: the seconds to wait, whole seconds, at least 1.",
+    statement:
+      "The 429 carries Retry-After: the seconds to wait, whole seconds, at least 1 (the seconds left rounded up, down or to the nearest: the service's choice).",
     check: "Retry-After is a whole number of seconds, at least 1 and at most the window.",
     level: "public-api",
     cheap: true,
@@ -871,7 +891,8 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     id: "7.1-429-reset",
     source: "interface-spec.md 7.1; decisions.md Rate limit; contract-gaps.md Rate limit",
     statement: "The 429 carries X-RateLimit-Reset: the UNIX timestamp (seconds) at which a retry is possible.",
-    check: "X-RateLimit-Reset is UNIX seconds, not before Date, and within a second of Date + Retry-After.",
+    check:
+      "X-RateLimit-Reset is UNIX seconds, not before Date, and within two seconds of Date + Retry-After (Date is truncated to the second; Reset and Retry-After are rounded as the service chooses).",
     level: "public-api",
     cheap: true,
     judgedBy: rateLimit(2, "429 X-RateLimit-Reset is a UNIX time in seconds consistent with Date and Retry-After"),
@@ -898,7 +919,8 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     id: "7.1-retry-after-succeeds",
     source: "interface-spec.md 7.1",
     statement: "X-RateLimit-Reset is when a retry is possible: a retry after Retry-After succeeds.",
-    check: "The probe waits Retry-After (plus a margin) and expects the retry to be served.",
+    check:
+      "The probe waits Retry-After, one second more (a Retry-After rounded down may say up to a second less than is left) and a margin, and expects the retry to be served.",
     level: "public-api",
     cheap: false,
     judgedBy: rateLimit(6, "a retry after Retry-After succeeds"),
@@ -1108,8 +1130,9 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     statement:
       "The reference service refuses bodies over 64 KiB with 413 payload_too_large (its own choice, not the contract's).",
     check:
-      "POST /v2/bookings with a body over 64 KiB answers 413 with code payload_too_large in the envelope; a service that reads the body and refuses its fields (400 invalid_params, 422 invalid_data) has a higher limit, and the rule is reported as not judged.",
+      "Only against the reference service (coverage level reference): POST /v2/bookings with a body over 64 KiB answers 413 with code payload_too_large in the envelope. Another service's limit is its own, so the rule is in no other run's verdict.",
     level: "public-api",
+    referenceOnly: true,
     cheap: false,
     judgedBy: CONFORMANCE,
   },
@@ -1128,7 +1151,7 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
     source: `interface-spec.md 7.3; ${ERRORS}`,
     statement: "The service failing answers 500 internal_error.",
     check:
-      "Any 500 the traffic gets carries code internal_error in the error envelope (under load, on every sampled 500). No request of the public API makes a correct service fail, so the scenario asks for one through the optional fault hook (PUT /__control/faults) and calls the rule not judged where the service does not offer it.",
+      "Any 500 the traffic gets carries code internal_error in the error envelope (under load, on every sampled 500). No request of the public API makes a correct service fail, so the scenario asks for one through the optional fault hook (PUT /__control/faults); where the service does not offer it the rule is not judged, by design, and reported so without failing the run.",
     level: "public-api",
     cheap: true,
     judgedBy: CONFORMANCE,
@@ -1259,8 +1282,6 @@ export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
 
 /** Every section heading of the two documents that has no rule, with the written reason. */
 export const SECTIONS_WITHOUT_RULES: Readonly<Record<string, string>> = {
-  "interface-spec.md 2.12 Gaps in this part":
-    "lists what Part 2 does not show; decisions.md fills what it can (formats: gaps-formats-*; links: 1-links-self; the booking statuses: gaps-states-status-values) and the nested structures, the rest of the booking detail, the origin-restriction record and the configuration's structure stay unchecked beyond the rules of 2.6, 2.8, 4.1 and 4.4",
   "interface-spec.md 4. Endpoints": "a heading without text of its own: its statements are in 4.0 to 4.4",
   "interface-spec.md 7. Errors": "a heading without text of its own: its statements are in 7.1 to 7.3",
   "decisions.md Control API (test environments only)":

@@ -23,5 +23,9 @@ export const ALTERNATIVES_LOOKAHEAD = {
   nonTimeslottedMaxDates: 3,
 } as const;
 
-/** `page` goes up to maxPage: beyond it, 400 (a bound the document states, so a client cannot overflow it). */
+/**
+ * `page` goes up to maxPage: beyond it, 400 (a bound the document states, so a client cannot overflow it). `per_page`
+ * from 1 to maxPerPage is a rule; defaultPerPage is the reference service's own page size without it (another service
+ * may choose another: the freedom lists-default-page-size), so the harness never assumes it.
+ */
 export const PAGINATION = { defaultPerPage: 10, maxPerPage: 100, maxPage: 1_000_000 } as const;

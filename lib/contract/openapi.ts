@@ -174,8 +174,10 @@ function partnerParameters(): Json {
     ),
     per_page: query(
       "per_page",
-      { type: "integer", minimum: 1, maximum: PAGINATION.maxPerPage, default: PAGINATION.defaultPerPage },
-      `Items per page, default ${PAGINATION.defaultPerPage}, at most ${PAGINATION.maxPerPage} (docs/contract-gaps.md, Lists and pagination).`,
+      { type: "integer", minimum: 1, maximum: PAGINATION.maxPerPage },
+      `Items per page, from 1 to ${PAGINATION.maxPerPage}. Without it the page size is the service's own, said by ` +
+        `meta.pagination.per_page (the reference service: ${PAGINATION.defaultPerPage}, and the price calendar's ` +
+        "whole range at once) (docs/contract-gaps.md, Lists and pagination).",
     ),
     language: query(
       "language",
@@ -262,7 +264,9 @@ function errorStatusesOf(name: EndpointName): string[] {
   if (hasQuery || name === "priceListDate" || name === "bookingCreate") out.push("400");
   if (pathParameters(spec.path).length > 0) out.push("404");
   if (name === "bookingConfirm" || name === "bookingCancel") out.push("409");
-  if (["productType", "priceList", "priceListDate", "bookingCreate"].includes(name)) out.push("410");
+  // A withdrawn product type is gone; a withdrawn product is gone or not found, as the service chooses.
+  const withdrawn = ["product", "productTypes", "productRestrictions", "productType", "priceList", "priceListDate"];
+  if ([...withdrawn, "bookingCreate"].includes(name)) out.push("410");
   if (name === "bookingCreate") out.push("422InvalidData");
   if (name === "bookingConfirm") out.push("422PricesMismatch");
   if (spec.rateLimited) out.push("429");
@@ -293,7 +297,13 @@ const ERROR_RESPONSES: Readonly<Record<string, { status: string; codes: readonly
     codes: [ERROR_CODES.invalidAction],
     description: "The transition is not allowed from the booking's current status; the status is unchanged.",
   },
-  "410": { status: "410", codes: [ERROR_CODES.gone], description: "The product type is no longer available." },
+  "410": {
+    status: "410",
+    codes: [ERROR_CODES.gone],
+    description:
+      "No longer available: a product type withdrawn; a withdrawn product (and its product types) answers 410 or " +
+      "404, as the service chooses (docs/contract-gaps.md, Lists and pagination).",
+  },
   "422InvalidData": {
     status: "422",
     codes: [ERROR_CODES.invalidData],

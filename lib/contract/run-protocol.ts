@@ -55,7 +55,20 @@ export const K6_ENV = {
    * environments (lib/harness/plan/rails.ts). Absent: no cap.
    */
   maxRps: "ATD_MAX_RPS",
+  /**
+   * The run's coverage level (COVERAGE_LEVELS), as the harness found it by asking the target: `reference` lets the
+   * conformance scenario judge the rules of the reference service's own choices (ConformanceRule.referenceOnly).
+   * Absent (a run the harness did not start, e.g. a k6-operator runner): below reference.
+   */
+  coverageLevel: "ATD_COVERAGE_LEVEL",
 } as const;
+
+/**
+ * What a run can judge depends on what the target lets the harness do: the public API alone, the required test hooks,
+ * or the reference service's optional hooks too (lib/harness/coverage.ts finds it; the README's "Coverage by level").
+ */
+export const COVERAGE_LEVELS = ["public-api", "required-hooks", "reference"] as const;
+export type CoverageLevel = (typeof COVERAGE_LEVELS)[number];
 
 /** A failed check logs `<marker>{"check": name, "problem": text}` once per distinct problem per VU. */
 export const CHECK_FAILURE_MARKER = "atd-check-failed ";
@@ -141,14 +154,18 @@ export interface CheckObservation {
 }
 
 /**
- * A check the scenario could not judge at the run's level, and why: `<marker>{"check": name, "reason": text}`. The
- * harness reports it as not judged (a skip, which fails the run unless --allow-skips), never as passed.
+ * A check the scenario could not judge, and why: `<marker>{"check": name, "reason": text, "byDesign"?: true}`. The
+ * harness reports it as not judged, never as passed: by design (no run at this coverage level, or of a service that
+ * made this choice the contract leaves open, can judge it) it is listed without failing the run; otherwise (the run
+ * could have judged it and did not: a 429, nothing found to judge it on) it is a skip, which fails the run unless
+ * --allow-skips.
  */
 export const CHECK_NOT_JUDGED_MARKER = "atd-check-not-judged ";
 
 export interface CheckNotJudged {
   check: string;
   reason: string;
+  byDesign?: true;
 }
 
 /**

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { SettingsError, type K6_ENV } from "../contract/index.ts";
 import { capacityScenario, profileNamed } from "../contract/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
-import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel } from "./coverage.ts";
+import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel, type NotJudged } from "./coverage.ts";
 import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
 import { EXIT, HarnessError, type ExitCode } from "./exit-codes.ts";
 import {
@@ -565,9 +565,12 @@ async function stopEverything(state: RunState): Promise<void> {
   }
 }
 
-/** A skip fails the run without --allow-skips; only a verdict is changed (a run that failed to start says so). */
+/**
+ * A skip fails the run without --allow-skips; only a verdict is changed (a run that failed to start says so). What is
+ * not judged by design (kind "by-design") is listed and never fails it.
+ */
 function refuseSkips(request: RunRequest, state: RunState): void {
-  const { skipped } = state;
+  const skipped = state.skipped.filter((s) => s.kind !== "by-design");
   if (skipped.length === 0 || request.allowSkips || (state.exitCode !== EXIT.pass && state.exitCode !== EXIT.failed)) {
     return;
   }
@@ -576,6 +579,12 @@ function refuseSkips(request: RunRequest, state: RunState): void {
     `Failed to run everything asked for: skipped ${skipped.map((s) => `${s.kind} ${s.name}`).join(", ")} (${reasons}). Please give what is missing, or accept the skips up front with --allow-skips (HARNESS_ALLOW_SKIPS=1).`,
   );
   if (state.exitCode === EXIT.pass) state.exitCode = EXIT.failed;
+}
+
+/** A check not judged: by design (listed, never a failure) or a skip of this run (fails it without --allow-skips). */
+function notJudgedCheck(request: RunRequest, state: RunState, n: NotJudged): void {
+  state.skipped.push({ kind: n.byDesign ? "by-design" : "check", name: n.check, reason: n.reason });
+  request.say(`  NOT JUDGED${n.byDesign ? " (by design)" : ""} ${n.check}: ${n.reason}`);
 }
 
 /** Build, start the target, pick the keys, start the extensions, run k6, collect the verdicts. */
@@ -695,7 +704,11 @@ async function startExtensions(request: RunRequest, state: RunState, ctx: RunCon
     request.say(`  ${environmentLine(state.environment)}`);
   }
   let apiUrl = ctx.target.apiUrl;
-  let extraSettings: ExtensionStart["k6Settings"] = { ...request.k6Settings, ...publicApiSettings(ctx) };
+  let extraSettings: ExtensionStart["k6Settings"] = {
+    ...request.k6Settings,
+    ...publicApiSettings(ctx),
+    coverageLevel: ctx.level,
+  };
   for (const extension of request.extensions) {
     // In production the run's bookings are real whatever the target offers: the cleanup runs there with hooks too.
     if (extension.onlyWithoutControl && control && request.environment?.production !== true) continue;
@@ -791,11 +804,8 @@ async function runK6Phase(
   );
   request.signal.removeEventListener("abort", onAbort);
   state.scenarioVerdicts.push(...results.map((r) => r.verdict));
-  // Checks a scenario could not judge at this level are skips, as the extensions' are: never passes.
-  for (const n of results.flatMap((r) => r.verdict.notJudged ?? [])) {
-    state.skipped.push({ kind: "check", name: n.check, reason: n.reason });
-    request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
-  }
+  // Checks a scenario could not judge are listed, as the extensions' are: never passes.
+  for (const n of results.flatMap((r) => r.verdict.notJudged ?? [])) notJudgedCheck(request, state, n);
   // A scenario ended by a hook it could not use: the target lacks it or refused the token (exit 3 or 2, not 1).
   const hookFailures = results.flatMap((r) => parseHookFailures(r.log));
   state.errors.push(...hookFailures.map(describeHookFailure));
@@ -825,10 +835,7 @@ async function collectVerdicts(
     try {
       const verdict = await unlessInterrupted(extension.finish(ctx, k6Outputs), request.signal);
       state.extensionVerdicts.push(verdict);
-      for (const n of verdict.notJudged ?? []) {
-        state.skipped.push({ kind: "check", name: n.check, reason: n.reason });
-        request.say(`  NOT JUDGED ${n.check}: ${n.reason}`);
-      }
+      for (const n of verdict.notJudged ?? []) notJudgedCheck(request, state, n);
     } catch (error) {
       if (isInterruption(error, request.signal)) {
         const judged = new Set(state.extensionVerdicts.map((v) => v.name));

@@ -172,13 +172,13 @@ export function parseFindings(log: string): Finding[] {
 
 /** The checks a scenario logged as not judged, once each. */
 export function parseNotJudged(log: string): CheckNotJudged[] {
-  const found = new Map<string, string>();
+  const found = new Map<string, CheckNotJudged>();
   for (const n of markedPayloads(log, CHECK_NOT_JUDGED_MARKER) as Partial<CheckNotJudged>[]) {
     if (typeof n.check === "string" && typeof n.reason === "string" && !found.has(n.check)) {
-      found.set(n.check, n.reason);
+      found.set(n.check, { check: n.check, reason: n.reason, ...(n.byDesign === true ? { byDesign: true } : {}) });
     }
   }
-  return [...found].map(([check, reason]) => ({ check, reason }));
+  return [...found.values()];
 }
 
 export function scenarioVerdict(

@@ -24,6 +24,7 @@ import {
   type Problem,
 } from "./answer-rules.ts";
 import type { ApiResponse } from "./client.ts";
+import { collectionPaginationProblem, hasNestedShapes, nestedShapesProblem } from "./nested-shapes.ts";
 
 export const CHEAP_RULES = {
   linksSelf: "1-links-self: top-level links are {rel, href, method}, self among them",
@@ -38,7 +39,8 @@ export const CHEAP_RULES = {
   timeslots: "gaps-formats-timeslots: timeslots are HH:MM",
   camelCase: "2-keys-camel-case: keys are camelCase",
   versionPrefix: "9-version-prefix: every link is under /v2/",
-  listsEnvelope: "gaps-lists-envelope: a list's pagination is five whole numbers",
+  listsEnvelope: "gaps-lists-envelope: a list's pagination is five whole numbers, the vouchers answer has none",
+  nestedShapes: "2.12-nested-shapes: timeslots items, options and *Translated have the published shapes",
   availableConsistent: "2.5-available-consistent: a calendar entry's available agrees with its prices and timeslots",
   timeslotsMark: "2.6-timeslots-mark-availability: the single date is available when a listed timeslot can be booked",
   voucherValidity: "2.6-voucher-validity-by-age: an available date's voucherValidity is divided by age group",
@@ -152,6 +154,8 @@ const listsEnvelope: SuccessRule = [
   CHEAP_RULES.listsEnvelope,
   (res) => paginationProblem(res.body as Record<string, unknown>),
 ];
+const vouchersEnvelope: SuccessRule = [CHEAP_RULES.listsEnvelope, (res) => collectionPaginationProblem(res.body)];
+const nestedShapes: SuccessRule = [CHEAP_RULES.nestedShapes, (res) => nestedShapesProblem(res.endpoint, res.data)];
 const timeslots: SuccessRule = [CHEAP_RULES.timeslots, (res) => formatsOf(res).timeslots];
 /** The type detail's timeslots: their format, and whether the type is timeslotted, for its calendar's rule below. */
 const typeTimeslots: SuccessRule = [
@@ -226,6 +230,8 @@ export function successRulesOf(endpoint: EndpointName): readonly SuccessRule[] {
   const rules: SuccessRule[] = [...EVERY_SUCCESS];
   if (!RESPONSE_SHAPES[endpoint].exact) rules.push(camelCase);
   if (LIST_ENDPOINTS.includes(endpoint)) rules.push(listsEnvelope);
+  if (endpoint === "vouchers") rules.push(vouchersEnvelope);
+  if (hasNestedShapes(endpoint)) rules.push(nestedShapes);
   if (TIMESLOT_ENDPOINTS.includes(endpoint)) rules.push(timeslots);
   if (endpoint === "productType") rules.push(typeTimeslots);
   if (BOOKING_ENDPOINTS.includes(endpoint)) rules.push(statusValues);

@@ -22,6 +22,7 @@ import {
 } from "../contract/index.ts";
 import { throttles, throttleWaitSeconds } from "./metrics.ts";
 import type { ExpectationRecorder } from "./expectations.ts";
+import { WITHDRAWABLE_ENDPOINTS } from "./withdrawn.ts";
 
 export type Query = Readonly<Record<string, string | number | undefined>>;
 export type Json = Record<string, unknown>;
@@ -213,7 +214,14 @@ interface RequestParams {
   headers: Record<string, string>;
   timeout: string;
   tags: Record<string, string>;
+  responseCallback?: ReturnType<typeof http.expectedStatuses>;
 }
+
+/**
+ * Where a resource may have been withdrawn since it was listed (withdrawn.ts), 404 and 410 are the contract's answers,
+ * not failed requests (429 stays expected, as for every endpoint: partner.ts); the status checks judge each.
+ */
+const WITHDRAWN_IS_EXPECTED = http.expectedStatuses({ min: 200, max: 399 }, 404, 410, 429);
 
 export class ApiClient {
   readonly options: ClientOptions;
@@ -243,6 +251,7 @@ export class ApiClient {
         headers,
         timeout,
         tags: phase === "load" ? { endpoint, name: path } : { phase: "setup", name: path },
+        ...(WITHDRAWABLE_ENDPOINTS.has(endpoint) ? { responseCallback: WITHDRAWN_IS_EXPECTED } : {}),
       };
       cache[endpoint] = params;
     }

@@ -5,6 +5,8 @@
  */
 
 import {
+  COVERAGE_LEVELS,
+  type CoverageLevel,
   ExecutionSegmentError,
   partitionKeys,
   RATE_LIMIT_ALGORITHMS,
@@ -40,6 +42,8 @@ export interface K6Config {
    * scenarios that sell slots out and read ground truth (scenarios/alternatives.ts, scenarios/invariants.ts).
    */
   control: { url: string; token: string } | undefined;
+  /** The run's coverage level as the harness found it (ATD_COVERAGE_LEVEL); undefined: not told, below reference. */
+  coverageLevel: CoverageLevel | undefined;
   rateLimit: {
     /** The rate-limit window in seconds when known from configuration; otherwise measured. ATD_RATE_WINDOW_SECONDS. */
     windowSeconds: number | undefined;
@@ -188,6 +192,7 @@ export function loadConfig(env: Env): K6Config {
       env.ATD_CONTROL_URL?.trim() && env.ATD_CONTROL_TOKEN?.trim()
         ? { url: env.ATD_CONTROL_URL.trim().replace(/\/+$/, ""), token: env.ATD_CONTROL_TOKEN.trim() }
         : undefined,
+    coverageLevel: choice(env, "ATD_COVERAGE_LEVEL", COVERAGE_LEVELS),
     rateLimit: {
       windowSeconds: positiveNumber(env, "ATD_RATE_WINDOW_SECONDS"),
       algorithm: choice(env, "ATD_RATE_ALGORITHM", RATE_LIMIT_ALGORITHMS),

@@ -1,5 +1,11 @@
 /** Bookings and vouchers (spec 4.3): validation, the state machine (service/bookings.ts), lists and files. */
-import { BOOKING_STATUSES, ERROR_CODES, type BookingStatus, type Customer } from "../../lib/contract/index.ts";
+import {
+  BOOKING_STATUSES,
+  ERROR_CODES,
+  type BookingStatus,
+  type Customer,
+  type Pagination,
+} from "../../lib/contract/index.ts";
 import { BOOKING_REQUEST_LIMITS } from "../../lib/contract/reference-values.ts";
 import { bookingTotal, quantity, type Booking } from "../bookings.ts";
 import { parseDay } from "../dates.ts";
@@ -8,7 +14,7 @@ import { HttpError, badRequest, invalidData, link, notFound, parseJsonObject, ty
 import { formatDay, iso } from "../render.ts";
 import { findProductType } from "./catalogue.ts";
 import { param, type ApiContext } from "./context.ts";
-import { listEnvelope, optionalDay, parsePage, queryValue } from "./params.ts";
+import { defaultPerPage, listEnvelope, optionalDay, parsePage, queryValue } from "./params.ts";
 import { dayOpen } from "./prices.ts";
 
 function bookingLinks(b: Booking) {
@@ -244,7 +250,7 @@ export function getBooking(ctx: ApiContext): Reply {
 
 export function listBookings(ctx: ApiContext): Reply {
   const { query } = ctx;
-  const page = parsePage(query);
+  const page = parsePage(query, defaultPerPage(ctx.state));
   const start = optionalDay(query, "date_start");
   const end = optionalDay(query, "date_end");
   // Names and email match without case and surrounding spaces (the document says so); the rest exactly.
@@ -273,6 +279,8 @@ export function listBookings(ctx: ApiContext): Reply {
         ctx.state.defects.on("conformance-bookings-status-filter-ignored") ||
         b.status === (status as BookingStatus)),
   );
+  // Oldest first; newest first under lists-reverse-order (the order is the service's own).
+  if (ctx.state.variations.on("lists-reverse-order")) list.reverse();
   const body = listEnvelope(ctx.path, query, list.length, page, (s, e) =>
     list.slice(s, e).map((b) => {
       const item = listItem(b);
@@ -309,7 +317,7 @@ export function listVouchers(ctx: ApiContext): Reply {
   return {
     status: 200,
     body: {
-      data: b.vouchers.map((v) => ({
+      data: (ctx.state.variations.on("lists-reverse-order") ? [...b.vouchers].reverse() : b.vouchers).map((v) => ({
         uuid: v.uuid,
         ...(withBookingUuid ? { bookingUuid: b.uuid } : {}),
         generatedAt: iso(v.generatedAt),
@@ -317,8 +325,15 @@ export function listVouchers(ctx: ApiContext): Reply {
         links: [link("file", `/v2/bookings/${b.uuid}/vouchers/${v.uuid}/file`)],
       })),
       links: [link("self", ctx.path), link("booking", `/v2/bookings/${b.uuid}`)],
+      // conformance-vouchers-paginated: the list envelope's pagination, which the vouchers answer does not have.
+      ...(ctx.state.defects.on("conformance-vouchers-paginated") ? { meta: { pagination: voucherPages(b) } } : {}),
     },
   };
+}
+
+function voucherPages(b: Booking): Pagination {
+  const n = b.vouchers.length;
+  return { total: n, count: n, per_page: Math.max(1, n), current_page: 1, total_pages: 1 };
 }
 
 export function voucherFile(ctx: ApiContext): Reply {

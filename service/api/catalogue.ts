@@ -1,7 +1,16 @@
 /** Products, product types, restrictions and config (spec 4.1, 4.2 without prices, 4.4). */
 import { PRODUCT_DETAIL_KEYS, PRODUCT_TYPE_DETAIL_KEYS, type Link } from "../../lib/contract/index.ts";
 import { LANGUAGES, PRODUCT_SORTS } from "../../lib/contract/reference-values.ts";
-import { CATEGORIES, CITIES, CURRENCIES, type Language, type Product, type ProductType } from "../catalogue.ts";
+import {
+  CATEGORIES,
+  CITIES,
+  CURRENCIES,
+  translateUnmarked,
+  translationMarker,
+  type Language,
+  type Product,
+  type ProductType,
+} from "../catalogue.ts";
 import { HttpError, badRequest, link, notFound, type Reply } from "../http.ts";
 import { hash } from "../rng.ts";
 import {
@@ -14,7 +23,15 @@ import {
 } from "../render.ts";
 import type { ServiceState } from "../state.ts";
 import { param, type ApiContext } from "./context.ts";
-import { listEnvelope, parseFields, parseLanguage, parsePage, queryValue } from "./params.ts";
+import {
+  defaultPerPage,
+  listEnvelope,
+  parseFields,
+  parseLanguage,
+  parsePage,
+  queryValue,
+  servedIndex,
+} from "./params.ts";
 
 function self(ctx: ApiContext): Link[] {
   const qs = ctx.query.toString();
@@ -33,6 +50,24 @@ function languageOf(ctx: ApiContext): Language {
   return defects.on("conformance-language-ignored") ? "en" : language;
 }
 
+/**
+ * A rendered record's translated content (its *Translated keys) without the marker that names the language, under the
+ * variation translations-unmarked; as rendered otherwise.
+ */
+function translatedContent<T extends Record<string, unknown>>(state: ServiceState, data: T, language: Language): T {
+  if (language === "en" || !state.variations.on("translations-unmarked")) return data;
+  const marker = translationMarker(language);
+  for (const key of Object.keys(data)) {
+    const texts = data[key];
+    if (!key.endsWith("Translated") || typeof texts !== "object" || texts === null) continue;
+    const out: Record<string, string> = {};
+    for (const [code, text] of Object.entries(texts as Record<string, string>))
+      out[code] = translateUnmarked(text.startsWith(marker) ? text.slice(marker.length) : text, language);
+    (data as Record<string, unknown>)[key] = out;
+  }
+  return data;
+}
+
 /** The requested fields, checked; none (every key) under conformance-fields-ignored. */
 function fieldsOf(ctx: ApiContext, keys: readonly string[]): string[] | undefined {
   const fields = parseFields(ctx.query, keys);
@@ -41,7 +76,10 @@ function fieldsOf(ctx: ApiContext, keys: readonly string[]): string[] | undefine
 
 /** The product detail's data, with the conformance defects of its keys and formats. */
 function productData(ctx: ApiContext, p: Product, language: Language, fields: string[] | undefined) {
-  const data = pickFields(productDetail(ctx.state.catalogue, p, language), fields);
+  const data = pickFields(
+    translatedContent(ctx.state, productDetail(ctx.state.catalogue, p, language), language),
+    fields,
+  );
   const defects = ctx.state.defects;
   // The whole detail only: a sparse one (fields) keeps to what was asked, so only the key-set rule breaks.
   if (fields === undefined && defects.on("conformance-product-detail-has-url"))
@@ -88,6 +126,8 @@ function sorted(state: ServiceState, sort: string): Product[] {
 
 export function findProduct(state: ServiceState, uuid: string): Product {
   const p = state.catalogue.productsByUuid.get(uuid);
+  if (p !== undefined && !p.available && state.variations.on("lists-withdrawn-product-gone"))
+    throw new HttpError(410, "gone", `Product ${uuid} is no longer available.`);
   if (p === undefined || !p.available) throw notFound(`Product ${uuid} was not found.`);
   return p;
 }
@@ -105,7 +145,7 @@ export function listProducts(ctx: ApiContext): Reply {
   const { state, query } = ctx;
   const asked = parseLanguage(query);
   const language = state.defects.on("conformance-products-language-ignored") ? "en" : asked;
-  const page = parsePage(query, state.defects.on("conformance-page-zero-accepted"));
+  const page = parsePage(query, defaultPerPage(state), state.defects.on("conformance-page-zero-accepted"));
   const sort = queryValue(query, "sort");
   if (sort !== undefined && !(PRODUCT_SORTS as readonly string[]).includes(sort)) {
     throw badRequest(`sort must be one of ${PRODUCT_SORTS.join(", ")}, got "${sort}".`);
@@ -141,7 +181,8 @@ export function listProducts(ctx: ApiContext): Reply {
   const { data, ...rest } = listEnvelope(ctx.path, query, list.length, page, (start, end) => {
     const out: string[] = [];
     for (let i = start - early; i < end - early; i++) {
-      const p = list[i];
+      // Without sort the order is the service's own (lists-reverse-order serves it the other way round).
+      const p = list[sort === undefined ? servedIndex(state, list.length, i) : i];
       if (p === undefined) continue;
       out.push(
         withDescription
@@ -164,7 +205,7 @@ function listItemJson(state: ServiceState, p: Product, language: Language): stri
   const key = `${language}:${p.index}`;
   let json = state.renderCache.get(key);
   if (json === undefined) {
-    json = JSON.stringify(productListItem(state.catalogue, p, language));
+    json = JSON.stringify(translatedContent(state, productListItem(state.catalogue, p, language), language));
     state.renderCache.set(key, json);
   }
   return json;
@@ -180,7 +221,8 @@ export function getProduct(ctx: ApiContext): Reply {
 export function listProductTypes(ctx: ApiContext): Reply {
   const p = findProduct(ctx.state, param(ctx, "uuid"));
   const types = p.productTypes.filter((t) => t.available);
-  const page = parsePage(ctx.query);
+  if (ctx.state.variations.on("lists-reverse-order")) types.reverse();
+  const page = parsePage(ctx.query, defaultPerPage(ctx.state));
   // conformance-type-summary-has-product-uuid: each summary with its product's uuid, a key of the data model.
   const withProductUuid = ctx.state.defects.on("conformance-type-summary-has-product-uuid");
   const body = listEnvelope(ctx.path, ctx.query, types.length, page, (s, e) =>
@@ -196,7 +238,7 @@ export function getProductType(ctx: ApiContext): Reply {
   const language = languageOf(ctx);
   const fields = fieldsOf(ctx, PRODUCT_TYPE_DETAIL_KEYS);
   const t = findProductType(ctx.state, param(ctx, "uuid"));
-  const data = pickFields(productTypeDetail(t, language), fields);
+  const data = pickFields(translatedContent(ctx.state, productTypeDetail(t, language), language), fields);
   // The whole detail only: a sparse one (fields) keeps to what was asked, so only the key-set rule breaks.
   if (fields === undefined && ctx.state.defects.on("conformance-type-detail-has-min-adults")) {
     data.minAdults = t.minPax;

@@ -7,6 +7,7 @@ import { LANGUAGES } from "../../lib/contract/reference-values.ts";
 import type { Language } from "../catalogue.ts";
 import { parseDay } from "../dates.ts";
 import { badRequest, link } from "../http.ts";
+import type { ServiceState } from "../state.ts";
 
 /** A query parameter's value, undefined when absent; `?name=` is refused, not read as absent. */
 export function queryValue(query: URLSearchParams, name: string): string | undefined {
@@ -52,12 +53,25 @@ export interface Page {
   perPage: number;
 }
 
-/** The page asked for; `zeroAsFirst` (conformance-page-zero-accepted) serves page=0 as page 1 instead of refusing it. */
-export function parsePage(query: URLSearchParams, zeroAsFirst = false): Page {
+/** The page size of a list asked for without per_page; 25 under the variation lists-default-page-size. */
+export function defaultPerPage(state: ServiceState): number {
+  return state.variations.on("lists-default-page-size") ? 25 : PAGINATION.defaultPerPage;
+}
+
+/**
+ * The page asked for, `perPage` the size when per_page is not given (defaultPerPage); `zeroAsFirst`
+ * (conformance-page-zero-accepted) serves page=0 as page 1 instead of refusing it.
+ */
+export function parsePage(query: URLSearchParams, perPage: number, zeroAsFirst = false): Page {
   return {
     page: zeroAsFirst && query.get("page") === "0" ? 1 : positiveInt(query, "page", 1, PAGINATION.maxPage),
-    perPage: positiveInt(query, "per_page", PAGINATION.defaultPerPage, PAGINATION.maxPerPage),
+    perPage: positiveInt(query, "per_page", perPage, PAGINATION.maxPerPage),
   };
+}
+
+/** The item at `i` of a list of `length` in the order served: reversed under the variation lists-reverse-order. */
+export function servedIndex(state: ServiceState, length: number, i: number): number {
+  return state.variations.on("lists-reverse-order") ? length - 1 - i : i;
 }
 
 /** Slices `items` for the page and builds the list envelope with pagination meta and navigation links. */

@@ -4,11 +4,12 @@ import type { ProductType } from "../catalogue.ts";
 import { staleSingleDate } from "../defects/conformance-single-date-stale.ts";
 import { addMonths, formatDay, parseDay, weekday } from "../dates.ts";
 import { badRequest, link, type Reply } from "../http.ts";
+import { uuidFrom } from "../rng.ts";
 import { renderOptions, renderPrices } from "../render.ts";
 import type { ServiceState } from "../state.ts";
 import { findProductType } from "./catalogue.ts";
 import { param, type ApiContext } from "./context.ts";
-import { listEnvelope, parsePage, requiredDay } from "./params.ts";
+import { defaultPerPage, listEnvelope, parsePage, requiredDay } from "./params.ts";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -74,7 +75,9 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
     timeslots:
       calendar && available && timeslots.length > 0 && defects.on("conformance-available-without-timeslots")
         ? []
-        : timeslots,
+        : calendar && defects.on("conformance-calendar-timeslots-bare")
+          ? bareTimeslots(t, timeslots)
+          : timeslots,
     options: renderOptions(t),
   };
   // conformance-calendar-has-voucher-validity: the calendar's entries carry the single-date result's voucherValidity.
@@ -92,6 +95,11 @@ function entry(state: ServiceState, t: ProductType, day: number, withValidity: b
     link("book", "/v2/bookings", "POST"),
   ];
   return result;
+}
+
+/** conformance-calendar-timeslots-bare: each timeslot as {uuid, timeslot}, without available and remaining. */
+function bareTimeslots(t: ProductType, timeslots: readonly { timeslot: string }[]): Record<string, unknown>[] {
+  return timeslots.map((s, i) => ({ uuid: uuidFrom(t.index, 77, i), timeslot: s.timeslot }));
 }
 
 /** Prices as JSON numbers (conformance-price-as-number). */
@@ -132,10 +140,15 @@ export function priceList(ctx: ApiContext): Reply {
   const t = calendarType(ctx);
   // conformance-calendar-drops-last-day: date_end taken as exclusive when the range is longer than a day.
   const total = end - start + (end > start && ctx.state.defects.on("conformance-calendar-drops-last-day") ? 0 : 1);
-  const page = ctx.query.has("page") || ctx.query.has("per_page") ? parsePage(ctx.query) : { page: 1, perPage: total };
+  // Without page and per_page the whole range on one page; paged like the other lists under lists-default-page-size.
+  const paged =
+    ctx.query.has("page") || ctx.query.has("per_page") || ctx.state.variations.on("lists-default-page-size");
+  const page = paged ? parsePage(ctx.query, defaultPerPage(ctx.state)) : { page: 1, perPage: total };
   const body = listEnvelope(ctx.path, ctx.query, total, page, (s, e) => {
     const out: Record<string, unknown>[] = [];
-    for (let i = s; i < e; i++) out.push(entry(ctx.state, t, start + i, false));
+    // conformance-calendar-dates-descending: the range served latest date first.
+    const backwards = ctx.state.defects.on("conformance-calendar-dates-descending");
+    for (let i = s; i < e; i++) out.push(entry(ctx.state, t, backwards ? start + total - 1 - i : start + i, false));
     return out;
   });
   return { status: 200, body, headers: NO_STORE };

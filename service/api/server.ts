@@ -210,7 +210,9 @@ function tooManyRequests(
   path: string,
   method: string,
 ): Reply {
-  const retryAfter = Math.max(1, Math.ceil((decision.resetMs - now) / 1000));
+  // Whole seconds, at least 1: the seconds left rounded up, or down under rate-limit-retry-after-floor.
+  const round = state.variations.on("rate-limit-retry-after-floor") ? Math.floor : Math.ceil;
+  const retryAfter = Math.max(1, round((decision.resetMs - now) / 1000));
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(decision.limit),
     "X-RateLimit-Remaining": "0",

@@ -84,6 +84,9 @@ import conformanceVoucherHasBookingUuid from "./conformance-voucher-has-booking-
 import conformanceSingleDateStale from "./conformance-single-date-stale.ts";
 import conformanceProductPagesOverlap from "./conformance-product-pages-overlap.ts";
 import conformanceTypeDetailNoSelf from "./conformance-type-detail-no-self.ts";
+import conformanceVouchersPaginated from "./conformance-vouchers-paginated.ts";
+import conformanceCalendarTimeslotsBare from "./conformance-calendar-timeslots-bare.ts";
+import conformanceCalendarDatesDescending from "./conformance-calendar-dates-descending.ts";
 import rateLimitCounterRace from "./rate-limit-counter-race.ts";
 import rateLimitCountsBookings from "./rate-limit-counts-bookings.ts";
 import rateLimitHtml429 from "./rate-limit-html-429.ts";
@@ -197,6 +200,9 @@ export const DEFECTS = [
   conformanceSingleDateStale,
   conformanceProductPagesOverlap,
   conformanceTypeDetailNoSelf,
+  conformanceVouchersPaginated,
+  conformanceCalendarTimeslotsBare,
+  conformanceCalendarDatesDescending,
   rateLimitCounterRace,
   rateLimitCountsBookings,
   rateLimitHtml429,

@@ -10,6 +10,11 @@ import httpConnectionClose from "./http-connection-close.ts";
 import httpGzip from "./http-gzip.ts";
 import httpHeaderCase from "./http-header-case.ts";
 import httpJsonCharset from "./http-json-charset.ts";
+import listsDefaultPageSize from "./lists-default-page-size.ts";
+import listsReverseOrder from "./lists-reverse-order.ts";
+import listsWithdrawnProductGone from "./lists-withdrawn-product-gone.ts";
+import rateLimitRetryAfterFloor from "./rate-limit-retry-after-floor.ts";
+import translationsUnmarked from "./translations-unmarked.ts";
 import webhooksEventOnUnchangedAvailability from "./webhooks-event-on-unchanged-availability.ts";
 import webhooksNoEventOnCreate from "./webhooks-no-event-on-create.ts";
 import webhooksPayloadRealTime from "./webhooks-payload-real-time.ts";
@@ -34,6 +39,11 @@ export const VARIATIONS = [
   httpGzip,
   httpHeaderCase,
   httpJsonCharset,
+  listsDefaultPageSize,
+  listsReverseOrder,
+  listsWithdrawnProductGone,
+  rateLimitRetryAfterFloor,
+  translationsUnmarked,
   webhooksEventOnUnchangedAvailability,
   webhooksNoEventOnCreate,
   webhooksPayloadRealTime,

@@ -36,12 +36,21 @@ describe("conformance defects", { timeout: 600_000 }, () => {
     ).toEqual([]);
   });
 
-  it("should pass against the required-hooks service with renamed keys", async () => {
+  it("should pass against the required-hooks service with renamed keys, naming what that level does not judge", async () => {
     await using service = await startRequiredHooksService();
-    const result = await runHarnessProcess(["run", "conformance", "--allow-skips", ...service.targetArgs]);
+    // No --allow-skips: what the level cannot judge by design is listed, not a failure.
+    const result = await runHarnessProcess(["run", "conformance", ...service.targetArgs]);
     expect(result.exitCode, result.output).toBe(0);
     expect(result.summary?.run.level).toBe("required-hooks");
     expect(result.summary?.scenarios[0]?.checks.length).toBeGreaterThan(25);
+    expect(result.summary?.skipped?.map((s) => `${s.kind} ${s.name.split(":")[0] ?? ""}`)).toEqual([
+      "by-design gaps-error-500",
+    ]);
+    expect(result.output).toMatch(/N\/A {3}gaps-error-500: .*not judged by design at the required-hooks level/);
+    // The reference service's own body limit is no other service's rule.
+    expect(result.summary?.scenarios[0]?.checks.map((c) => c.name)).not.toContainEqual(
+      expect.stringMatching(/^gaps-error-413:/),
+    );
   });
 
   it("should catch a single-date answer cached for a few seconds by 2.6-real-time alone without the test hooks", async () => {

@@ -38,7 +38,7 @@ describe("booking invariants through the public API alone", { timeout: 120_000 }
     }
     expect(result.summary?.skipped).toEqual([
       {
-        kind: "check",
+        kind: "by-design",
         name: INVARIANT_CHECKS.expiry,
         reason: "the reserved lifetime is 5 days and the run has no clock hook",
       },

@@ -30,9 +30,9 @@ describe("harness run --target url", () => {
     ]);
     expect(result.exitCode, result.output).toBe(0);
     expect(result.output).toContain("coverage level: public API only (no test hooks)");
-    expect(result.output).toMatch(/NOT JUDGED invariant: a reservation left alone for 5 days expires/);
+    expect(result.output).toMatch(/NOT JUDGED \(by design\) invariant: a reservation left alone for 5 days expires/);
     expect(result.summary?.run.level).toBe("public-api");
-    expect(result.summary?.skipped?.every((s) => s.kind === "check")).toBe(true);
+    expect(result.summary?.skipped?.every((s) => s.kind === "check" || s.kind === "by-design")).toBe(true);
     expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`)).toEqual([
       "smoke pass",
       "invariants pass",

@@ -105,6 +105,7 @@ describe("cheap conformance rules on a success", () => {
       "2-keys-camel-case",
       "9-version-prefix",
       "gaps-lists-envelope",
+      "2.12-nested-shapes",
       "2.5-available-consistent",
       "2.6-timeslots-mark-availability",
       "2.6-voucher-validity-by-age",
@@ -361,6 +362,7 @@ describe("the rules of an answer's values", () => {
   const calendar1: Ask = () => checks.checkResponse(client.getPriceList(TYPE, "2030-01-01", "2030-01-02"));
   const created: Ask = () => checks.checkResponse(client.createBooking(request as never), [200, 201]);
   const detail: Ask = () => checks.checkResponse(client.getBooking(BOOKING));
+  const vouchers: Ask = () => checks.checkResponse(client.listVouchers(BOOKING));
 
   function judge(ask: Ask, body: unknown, headers: Record<string, string> = { "Cache-Control": "no-store" }) {
     k6State.handler = () => answer(200, body, headers);
@@ -417,6 +419,19 @@ describe("the rules of an answer's values", () => {
       { ...calendar(entry("2030-01-01", "Tuesday")), meta: { pagination: { ...pagination, total: "1" } } },
       'priceList: meta.pagination.total is "1", not a whole non-negative number',
     ],
+    [
+      CHEAP_RULES.listsEnvelope,
+      vouchers,
+      { data: [], meta: { pagination }, links },
+      "vouchers: the vouchers answer carries meta.pagination; it is {data: [...], links} without pagination",
+    ],
+    [
+      CHEAP_RULES.nestedShapes,
+      calendar1,
+      calendar(entry("2030-01-01", "Tuesday", { timeslots: [{ uuid: BOOKING, timeslot: "10:00" }] })),
+      "priceList: item 0: timeslots[0] available is null, remaining is null (each item is {timeslot, available, remaining})",
+    ],
+    [CHEAP_RULES.nestedShapes, detail, booking({ options: {} }), "booking: options is {}, not an array"],
     [
       CHEAP_RULES.availableConsistent,
       calendar1,

@@ -32,6 +32,7 @@ const PRODUCT = "11111111-1111-4111-8111-111111111111";
 const OTHER_PRODUCT = "33333333-3333-4333-8333-333333333333";
 const TYPE = "22222222-2222-4222-8222-222222222222";
 const KIND = "44444444-4444-4444-8444-444444444444";
+const BOOKING = "55555555-5555-4555-8555-555555555555";
 const PROBE = "2030-01-07";
 
 /** One wrong behaviour at a time, named by the rule it breaks (as the reference service's defects do). */
@@ -52,12 +53,15 @@ type Break =
   | "4.4-config-items"
   | "2-keys-camel-case"
   | "2-query-snake-case"
-  | "4.1-products-language"
   | "2.6-real-time"
   | "gaps-error-410-gone"
   | "2.6-timeslots-mark-availability";
 
 let broken: Break | undefined;
+/** Breaks of the rules beyond one per rule: the vouchers answer with pagination, the calendar's dates backwards. */
+let brokenToo: "vouchers-paginated" | "calendar-descending" | undefined;
+/** The page size without per_page: the service's own (the freedom lists-default-page-size). */
+let defaultPerPage = "10";
 
 const CONTROL = "http://control.test";
 const TOKEN = "control-token";
@@ -104,7 +108,7 @@ function product(uuid: string, detail: boolean, language = "en"): Record<string,
 
 function list(path: string, query: URLSearchParams, items: Record<string, unknown>[]): ShimResponse {
   const rawPage = query.get("page") ?? "1";
-  const rawPerPage = query.get("per_page") ?? "10";
+  const rawPerPage = query.get("per_page") ?? defaultPerPage;
   const page = Number(rawPage);
   const perPage = Number(rawPerPage);
   const zeroServed = broken === "gaps-pagination-params" && rawPage === "0";
@@ -167,6 +171,7 @@ function calendarOf(path: string, query: URLSearchParams): ShimResponse {
   for (let d = Date.parse(`${start}T00:00:00Z`); d <= Date.parse(`${end}T00:00:00Z`); d += 86_400_000)
     dates.push(new Date(d).toISOString().slice(0, 10));
   if (broken === "2.5-one-entry-per-date" && dates.length > 1) dates.pop();
+  if (brokenToo === "calendar-descending") dates.reverse();
   const data = dates.map((d) => entry(d, true));
   const pagination = { total: data.length, count: data.length, per_page: data.length, current_page: 1, total_pages: 1 };
   return json(200, { data, meta: { pagination }, links: self(path) });
@@ -219,6 +224,17 @@ function service(method: string, url: string, body: string | null, params: { hea
     );
     return json(200, { data: { methods: [{ method: "GET", parameters: names, keys: [] }] }, links: self(path) });
   }
+  if (path === "/v2/bookings" && method === "POST")
+    return json(201, { data: { uuid: BOOKING, status: "reserved" }, links: self(path) });
+  if (path === `/v2/bookings/${BOOKING}/confirm` || path === `/v2/bookings/${BOOKING}/cancel`) {
+    const status = path.endsWith("confirm") ? "approved" : "cancelled";
+    return json(200, { data: { uuid: BOOKING, status }, links: self(path) });
+  }
+  if (path === `/v2/bookings/${BOOKING}/vouchers`) {
+    const pagination = { total: 0, count: 0, per_page: 10, current_page: 1, total_pages: 1 };
+    const meta = brokenToo === "vouchers-paginated" ? { meta: { pagination } } : {};
+    return json(200, { data: [], ...meta, links: self(path) });
+  }
   if (path === "/v2/bookings") return list(path, query, []);
   if (path.startsWith(`/v2/product-types/${TYPE}`) && hookState.withdrawn) {
     const served = broken === "gaps-error-410-gone" && path.endsWith("/price-lists");
@@ -227,11 +243,10 @@ function service(method: string, url: string, body: string | null, params: { hea
   if (path === "/v2/products") {
     const language = query.get("language") ?? "en";
     if (!["en", "de"].includes(language)) return error(400, "invalid_params", path);
-    const shown = broken === "4.1-products-language" ? "en" : language;
     return list(
       path,
       query,
-      PRODUCTS.map((uuid) => product(uuid, false, shown)),
+      PRODUCTS.map((uuid) => product(uuid, false, language)),
     );
   }
   if (path === `/v2/products/${PRODUCT}`) return json(200, { data: product(PRODUCT, true), links: self(path) });
@@ -348,8 +363,6 @@ const PROBLEMS: Record<Break, RegExp> = {
   "4.4-config-items": /data has no entry named like location: GET \/v2\/config -> 200/,
   "2-keys-camel-case": /data has the key "product_uuid", not camelCase: GET \/v2\/products\/\S+\/restrictions -> 200/,
   "2-query-snake-case": /parameters perPage are not snake_case: OPTIONS \/v2\/products -> 200/,
-  "4.1-products-language":
-    /item 0's titleTranslated holds no de text: GET \/v2\/products\?per_page=3&language=de -> 200/,
   "2.6-real-time":
     /the inventory was set to none, the next read still says available: GET \S+\/price-lists\/2030-01-12 -> 200/,
   "2.6-timeslots-mark-availability":
@@ -362,6 +375,8 @@ beforeEach(() => {
   k6State.reset();
   k6State.handler = service;
   broken = undefined;
+  brokenToo = undefined;
+  defaultPerPage = "10";
   hookState.seats.clear();
   hookState.withdrawn = false;
 });
@@ -384,12 +399,14 @@ describe("the judges of catalogue-more-rules.ts", () => {
     },
   );
 
-  it("should send few requests: at most five of the public API per judge, and four hook calls", () => {
+  it("should send few requests: at most five of the public API per judge (eight with a booking), four hook calls", () => {
     for (const [id, judge] of Object.entries(CATALOGUE_MORE_JUDGES)) {
       const before = k6State.requests.length;
       judge(context());
       const sent = k6State.requests.slice(before);
-      expect(sent.filter((r) => r.url.startsWith(BASE)).length, id).toBeLessThanOrEqual(5);
+      // gaps-lists-envelope reads an approved booking's vouchers: a single date, create, confirm, read, cancel.
+      const most = id === "gaps-lists-envelope" ? 8 : 5;
+      expect(sent.filter((r) => r.url.startsWith(BASE)).length, id).toBeLessThanOrEqual(most);
       expect(sent.filter((r) => r.url.startsWith(CONTROL)).length, id).toBeLessThanOrEqual(4);
     }
   });
@@ -419,6 +436,48 @@ describe("the judges of catalogue-more-rules.ts", () => {
     expect(CATALOGUE_MORE_JUDGES["gaps-pagination-params"]?.(context())).toEqual({ problem: undefined });
   });
 
+  it("should fail gaps-lists-envelope alone when the vouchers answer carries pagination", () => {
+    brokenToo = "vouchers-paginated";
+    const verdicts = judgeAll();
+    expect(failedIds(verdicts)).toEqual(["gaps-lists-envelope"]);
+    expect((verdicts["gaps-lists-envelope"] as { problem: string }).problem).toMatch(
+      /the vouchers answer carries meta\.pagination; .*: GET \/v2\/bookings\/\S+\/vouchers -> 200/,
+    );
+  });
+
+  it("should fail 2.5-one-entry-per-date alone when the calendar's dates are not in date order", () => {
+    brokenToo = "calendar-descending";
+    const verdicts = judgeAll();
+    expect(failedIds(verdicts)).toEqual(["2.5-one-entry-per-date"]);
+    expect((verdicts["2.5-one-entry-per-date"] as { problem: string }).problem).toMatch(
+      /has 2030-01-19 after 2030-01-20, not in date order/,
+    );
+  });
+
+  it("should pass every rule on a service whose page size without per_page is not 10", () => {
+    defaultPerPage = "25";
+    expect(failedIds(judgeAll())).toEqual([]);
+    defaultPerPage = "0";
+    expect(CATALOGUE_MORE_JUDGES["gaps-pagination-params"]?.(context())).toEqual({
+      problem: expect.stringMatching(
+        /without per_page, expected a whole meta\.pagination\.per_page of at least 1/,
+      ) as string,
+    });
+  });
+
+  it("should not judge the parameters' names by design where the self-description has a shape of its own", () => {
+    k6State.handler = (method, url, body, params) =>
+      method === "OPTIONS"
+        ? json(200, { data: { path: new URL(url).pathname, get: { query: ["page"] } }, links: self("/x") })
+        : service(method, url, body, params);
+    expect(CATALOGUE_MORE_JUDGES["2-query-snake-case"]?.(context())).toEqual({
+      notJudged: expect.stringMatching(
+        /^the Part 4 names are accepted as written, but the self-description names no GET parameters/,
+      ) as string,
+      byDesign: true,
+    });
+  });
+
   it("should not judge a rule on a 429, naming the answer", () => {
     k6State.handler = (method, url, body, params) =>
       url.includes("/v2/products")
@@ -445,6 +504,7 @@ describe("the judges that change the service through the required hooks", () => 
     const ctx = { ...context(), hooks: false, config: loadConfig({ ATD_BASE_URL: BASE, ATD_API_KEYS: KEY }) };
     expect(CATALOGUE_MORE_JUDGES["gaps-error-410-gone"]?.(ctx)).toEqual({
       notJudged: "needs the test hooks, and this run has none (public API only)",
+      byDesign: true,
     });
     expect(k6State.requests).toEqual([]);
   });

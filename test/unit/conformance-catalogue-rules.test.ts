@@ -37,7 +37,6 @@ type Break =
   | "2.5-available-consistent"
   | "2.6-no-cache"
   | "4.0-fields-honoured"
-  | "4.0-language-honoured"
   | "4.0-unknown-values-refused"
   | "4.2-date-range-required"
   | "4.2-six-months";
@@ -66,7 +65,7 @@ function error(status: number, code: string, path: string): ShimResponse {
 function detail(keys: readonly string[], query: URLSearchParams, self: string): ShimResponse {
   const asked = query.get("language") ?? "en";
   if (!LANGUAGES.includes(asked) && broken !== "4.0-unknown-values-refused") return error(400, "invalid_params", self);
-  const language = broken === "4.0-language-honoured" || !LANGUAGES.includes(asked) ? "en" : asked;
+  const language = !LANGUAGES.includes(asked) ? "en" : asked;
   const fields = query.get("fields")?.split(",");
   if (fields?.some((f) => !keys.includes(f))) return error(400, "invalid_params", self);
   const data: Record<string, unknown> = {};
@@ -216,7 +215,6 @@ const PROBLEMS: Record<Break, RegExp> = {
   "2.5-available-consistent": /2030-01-07: available with no bookable timeslot listed/,
   "2.6-no-cache": /Cache-Control is "public, max-age=300", expected no-store, no-cache or max-age=0/,
   "4.0-fields-honoured": /fields=title, but the detail has \d+ more keys/,
-  "4.0-language-honoured": /language=de, but .*titleTranslated.* hold no de text/,
   "4.0-unknown-values-refused": /expected 400: GET \/v2\/products\/\S+\?language=zz -> 200/,
   "4.2-date-range-required": /expected 400: GET \/v2\/product-types\/\S+\/price-lists\?date_start=2030-01-07 -> 200/,
   "4.2-six-months": /expected 400: GET \S+date_start=2030-01-07&date_end=2030-07-08 -> 200/,
@@ -246,14 +244,14 @@ describe("the catalogue rules' judges", () => {
     },
   );
 
-  it("should send few requests: at most three per judge, twenty-six in all", () => {
+  it("should send few requests: at most three per judge, twenty-four in all", () => {
     const counts = Object.entries(CATALOGUE_JUDGES).map(([id, judge]) => {
       const before = k6State.requests.length;
       judge(context());
       return [id, k6State.requests.length - before] as const;
     });
     for (const [id, count] of counts) expect(count, id).toBeLessThanOrEqual(3);
-    expect(counts.reduce((sum, [, n]) => sum + n, 0)).toBe(26);
+    expect(counts.reduce((sum, [, n]) => sum + n, 0)).toBe(24);
   });
 
   it("should not judge a rule when setup found no product type, saying why", () => {
@@ -301,16 +299,6 @@ describe("the catalogue rules' judges", () => {
       problem: expect.stringMatching(
         /^currency THB is not one GET \/v2\/config lists: GET \/v2\/config -> 200/,
       ) as string,
-    });
-  });
-
-  it("should not judge language when the config lists no language besides en", () => {
-    k6State.handler = (method, url, body, params) =>
-      url.endsWith("/v2/config")
-        ? json(200, { data: { languages: ["en"] }, links: links("/v2/config") })
-        : service(method, url, body, params);
-    expect(CATALOGUE_JUDGES["4.0-language-honoured"]?.(context())).toEqual({
-      notJudged: expect.stringMatching(/lists no language besides en/) as string,
     });
   });
 });

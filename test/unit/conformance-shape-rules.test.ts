@@ -9,6 +9,7 @@ import {
   BOOKING_DETAIL_REQUIRED_KEYS,
   BOOKING_LIST_ITEM_KEYS,
   PRICE_LIST_ENTRY_KEYS,
+  PRODUCT_DETAIL_KEYS,
   PRODUCT_LIST_ITEM_KEYS,
   PRODUCT_TYPE_DETAIL_KEYS,
   PRODUCT_TYPE_SUMMARY_KEYS,
@@ -33,6 +34,11 @@ let cancelled: string[] = [];
 function item(keys: readonly string[], rule: string): Record<string, unknown> {
   const data: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, `${k} value`]));
   if ("links" in data) data.links = [{ rel: "self", href: "/x", method: "GET" }];
+  // The nested values the partner document fixes (2.12-nested-shapes), bare timeslot items where that is broken.
+  const slot = broken === "2.12-nested-shapes" ? { uuid: BOOKING, timeslot: "10:00" } : NESTED_SLOT;
+  if ("timeslots" in data) data.timeslots = [slot];
+  if ("options" in data) data.options = [];
+  for (const key of keys) if (key.endsWith("Translated")) data[key] = { en: `${key} text` };
   // The booking detail's key set is open (spec 2.12): what breaks it is a key 2.8 says it drops.
   if (broken === rule) data[rule === "2.8-booking-detail-keys" ? "totalAmountRequestCurrency" : "leakedKey"] = "leaked";
   return data;
@@ -43,6 +49,7 @@ function json(body: unknown, status = 200): ShimResponse {
 }
 
 const LINKS = [{ rel: "self", href: "/x", method: "GET" }];
+const NESTED_SLOT = { timeslot: "10:00", available: true, remaining: 4 };
 const list = (data: unknown[]) =>
   json({
     data,
@@ -53,6 +60,7 @@ const list = (data: unknown[]) =>
 function service(method: string, url: string): ShimResponse {
   const path = new URL(url).pathname;
   if (method === "GET" && path === "/v2/products") return list([item(PRODUCT_LIST_ITEM_KEYS, "2.1-product-list-keys")]);
+  if (path === `/v2/products/${PRODUCT}`) return json({ data: item(PRODUCT_DETAIL_KEYS, "none"), links: LINKS });
   if (path === `/v2/products/${PRODUCT}/product-types`) {
     return list([item(PRODUCT_TYPE_SUMMARY_KEYS, "2.3-product-type-summary-keys")]);
   }
@@ -132,11 +140,11 @@ describe("the key-set rules' judges", () => {
   it("should pass every rule on answers in their envelope and key set, and cancel the bookings they made", () => {
     const ctx = context();
     for (const [id, judge] of Object.entries(SHAPE_JUDGES)) expect(judge(ctx), id).toEqual({ problem: undefined });
-    // 2.7, 2.8 and 2.9 each made a booking of their own and cancelled it.
-    expect(cancelled).toHaveLength(3);
+    // 2.7, 2.8, 2.9 and 2.12 each made a booking of their own and cancelled it.
+    expect(cancelled).toHaveLength(4);
   });
 
-  it.each(Object.keys(SHAPE_JUDGES).filter((id) => id !== "2.2-product-detail-keys"))(
+  it.each(Object.keys(SHAPE_JUDGES).filter((id) => !["2.2-product-detail-keys", "2.12-nested-shapes"].includes(id)))(
     "should fail %s alone when its answer carries a key the contract does not list",
     (rule) => {
       broken = rule;
@@ -147,6 +155,29 @@ describe("the key-set rules' judges", () => {
       );
     },
   );
+
+  it("should fail 2.12-nested-shapes alone on calendar timeslot items without available and remaining", () => {
+    broken = "2.12-nested-shapes";
+    expect(failedIds()).toEqual(["2.12-nested-shapes"]);
+    expect(SHAPE_JUDGES["2.12-nested-shapes"]?.(context())).toEqual({
+      problem: expect.stringMatching(
+        /^GET \/v2\/product-types\/\S+\/price-lists\?date_start=2030-01-07&date_end=2030-01-13: item 0: timeslots\[0\] available is null, remaining is null/,
+      ) as string,
+    });
+  });
+
+  it("should fail 2.9-voucher-keys alone when the vouchers answer carries pagination", () => {
+    k6State.handler = (method, url) => {
+      const res = service(method, url);
+      if (!url.endsWith("/vouchers")) return res;
+      const body = JSON.parse(res.body) as Record<string, unknown>;
+      return json({ ...body, meta: { pagination: { total: 1, count: 1 } } });
+    };
+    expect(failedIds()).toEqual(["2.9-voucher-keys"]);
+    expect(SHAPE_JUDGES["2.9-voucher-keys"]?.(context())).toEqual({
+      problem: expect.stringMatching(/vouchers: the vouchers answer carries meta\.pagination/) as string,
+    });
+  });
 
   it("should call a rule not judged, never passed, when its answer is a 429", () => {
     k6State.handler = () => json({ error: { code: "GEN-TOO-MANY-REQUESTS", message: "slow", http_code: 429 } }, 429);

@@ -496,11 +496,13 @@ describe("state-rules judges: each rule on the correct API and on the API that b
       notJudged: expect.stringMatching(
         /optional fault hook \(PUT \/__control\/faults\) is not offered here/,
       ) as unknown,
+      byDesign: true,
     });
     // It asked the hook, and sent nothing to the public API.
     expect(k6State.requests.map((r) => r.url)).toEqual([expect.stringContaining("/__control/faults")]);
     expect(judge("gaps-error-500", new FakeApi(), undefined, undefined, false)).toEqual({
       notJudged: expect.stringMatching(/needs the test hooks/) as unknown,
+      byDesign: true,
     });
   });
 
@@ -515,6 +517,7 @@ describe("state-rules judges: each rule on the correct API and on the API that b
     const none = new FakeApi();
     expect(judge("gaps-error-422-prices-mismatch", none, TYPES, [KEY], false)).toEqual({
       notJudged: expect.stringMatching(/needs the test hooks.*selling its slot out/) as unknown,
+      byDesign: true,
     });
     expect(none.bookings).toEqual([]);
   });
@@ -533,6 +536,7 @@ describe("state-rules judges: each rule on the correct API and on the API that b
       notJudged: expect.stringMatching(
         /^a finding, not a failure: still waiting after a day of service time/,
       ) as unknown,
+      byDesign: true,
     });
   });
 });

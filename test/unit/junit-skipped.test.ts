@@ -45,6 +45,25 @@ describe("junit.xml of a run with skips", () => {
     expect(suites.skipped).toBe("2");
   });
 
+  it("should hold a check not judged by design as a skipped case saying so", () => {
+    const reason = "needs the test hooks, and this run has none (public API only)";
+    const summary = {
+      ...failingSummary(),
+      skipped: [{ kind: "by-design" as const, name: "gaps-error-410-gone: A product type ...", reason }],
+    };
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      isArray: (n) => n === "testsuite",
+    });
+    const suites = (parser.parse(junitReport(summary)) as { testsuites: { skipped: string; testsuite: Suite[] } })
+      .testsuites;
+    const testcase = suites.testsuite.find((s) => s.skipped === "1")?.testcase;
+    expect(testcase?.name).toBe("not judged by design");
+    expect(testcase?.classname).toBe("atd.by-design.gaps-error-410-gone: A product type ...");
+    expect(testcase?.["system-out"]).toBe(`not judged by design: ${reason}`);
+  });
+
   it("should hold no skipped case when nothing was skipped", () => {
     expect(junitReport(failingSummary())).not.toContain("<skipped");
   });

@@ -103,6 +103,21 @@ export const COVERAGE_TABLE: readonly CoverageRow[] = [
     partOf: ["soak"],
     level: { "public-api": "not judged (needs /metrics)", "required-hooks": "not judged", reference: "judged" },
   },
+  {
+    check: "conformance: rules of level required-hooks",
+    partOf: ["conformance"],
+    level: { "public-api": "not judged (by design)", "required-hooks": "judged", reference: "judged" },
+  },
+  {
+    check: "conformance: gaps-error-500 (a failure made by the fault hook)",
+    partOf: ["conformance"],
+    level: { "public-api": "not judged (by design)", "required-hooks": "not judged (by design)", reference: "judged" },
+  },
+  {
+    check: "conformance: the reference service's own choices (gaps-error-413)",
+    partOf: ["conformance"],
+    level: { "public-api": "not in the verdict", "required-hooks": "not in the verdict", reference: "judged" },
+  },
 ];
 
 /** The rows of a run with these scenarios and extensions ("churn", "webhooks", ...). */

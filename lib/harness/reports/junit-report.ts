@@ -107,17 +107,19 @@ export function junitReport(summary: RunSummary, comparison?: Comparison): strin
       }
     }
   }
-  // A scenario or extension asked for but not run is a skipped case, never a missing (or green) one.
+  // A scenario or extension asked for but not run is a skipped case, never a missing (or green) one; so is a check
+  // not judged, by design or not (the reason says which).
   for (const skip of summary.skipped ?? []) {
+    const byDesign = skip.kind === "by-design";
     builder
       .testSuite()
       .name(`${skip.kind} ${skip.name}`)
       .timestamp(new Date(summary.run.startedAt))
       .testCase()
       .className(`atd.${skip.kind}.${skip.name}`)
-      .name(`${skip.kind} skipped`)
+      .name(byDesign ? "not judged by design" : `${skip.kind} skipped`)
       .property("reason", skip.reason)
-      .standardOutput(`skipped: ${skip.reason}`)
+      .standardOutput(byDesign ? `not judged by design: ${skip.reason}` : `skipped: ${skip.reason}`)
       .skipped();
   }
   if (comparison) comparisonSuite(builder, summary, comparison);

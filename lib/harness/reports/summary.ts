@@ -48,12 +48,23 @@ export interface RunSummary {
   /** Why the run as a whole failed, apart from its scenarios' verdicts (target did not start, interrupted...). */
   errors: string[];
   scenarios: ScenarioVerdict[];
-  /** Scenarios asked for that did not run, and why (e.g. no control API on a url target). */
-  skipped?: { kind: "scenario" | "extension" | "check"; name: string; reason: string }[];
+  /**
+   * What was asked for and not run or not judged, and why: a scenario or extension (e.g. no control API on a url
+   * target) or a check the run could have judged and did not (these fail the run unless --allow-skips), and a check no
+   * run at this coverage level, or of a service that made this choice of the contract's, can judge: kind "by-design",
+   * listed and never a failure.
+   */
+  skipped?: SkippedEntry[];
   /** The verdicts of what ran beside k6 (webhook sink, churn, chaos...). */
   extensions: ExtensionVerdict[];
   /** `harness run --baseline`: the comparison's outcome (compare.json has every metric). */
   comparison?: ComparisonOutcome;
+}
+
+export interface SkippedEntry {
+  kind: "scenario" | "extension" | "check" | "by-design";
+  name: string;
+  reason: string;
 }
 
 export interface RunInterruption {
@@ -124,7 +135,13 @@ export function renderVerdictTable(summary: RunSummary): string {
       `  PASS  ${passedChecks} of ${s.checks.length} checks, ${passedThresholds} of ${s.thresholds.length} thresholds`,
     );
   }
-  for (const s of summary.skipped ?? []) lines.push(`SKIP  ${s.kind} ${s.name}: ${s.reason}`);
+  for (const s of summary.skipped ?? []) {
+    lines.push(
+      s.kind === "by-design"
+        ? `N/A   ${s.name}: ${s.reason} (not judged by design${summary.run.level ? ` at the ${summary.run.level} level` : ""}; not a failure)`
+        : `SKIP  ${s.kind} ${s.name}: ${s.reason}`,
+    );
+  }
   for (const e of summary.extensions) {
     lines.push(`${MARK[e.verdict]}  ${e.name}`);
     for (const error of e.errors) lines.push(`  FAIL  ${error}`);

@@ -290,7 +290,9 @@ const SETTINGS = {
     example: 2,
     description: "split each scenario over n k6 processes (--segments)",
   },
-  allowSkips: flag("accept up front that scenarios or extensions needing the control API are skipped (--allow-skips)"),
+  allowSkips: flag(
+    "accept up front that what could not run is skipped: scenarios or extensions needing the control API, checks the run could not judge (--allow-skips)",
+  ),
   baseline: text(
     "compare this run with a baseline: a saved baseline's name, or a run directory or file (a path with / is relative to the run file's folder) (--baseline)",
     "rel-1.4",

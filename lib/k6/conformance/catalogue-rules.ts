@@ -1,7 +1,7 @@
 /**
  * The judges of the catalogue's rules (spec Parts 1, 2, 4.0 and 4.2; docs/contract-gaps.md, Formats, OPTIONS):
  * OPTIONS, the product detail's keys, money and timestamps, the price calendar's entries, the single-date result's
- * caching, `fields` and `language`, and the calendar's range. Each sends one to three requests of its own. The checks
+ * caching, `fields`, an unknown `language` (the content's language: language-rules.ts), and the calendar's range. Each sends one to three requests of its own. The checks
  * of one answer that read only a header or its keys (weekdayProblem, moneyProblem, timestampProblem,
  * entryAvailabilityProblem) are exported, cheap enough for every answer under load; caching and weekdays are judged
  * by the very tests the shared checks apply under load (checks.ts). Links: links-rules.ts.
@@ -287,34 +287,6 @@ const fieldsHonoured: Judge = (ctx) => {
   return passed;
 };
 
-const languageHonoured: Judge = (ctx) => {
-  const type = firstType(ctx);
-  if (type === undefined) return notJudged(NO_TYPE);
-  const config = ctx.client.getConfig();
-  const language = configCodes(config.body, "languages").find((l) => l.toLowerCase() !== "en");
-  if (language === undefined)
-    return notJudged(`GET /v2/config lists no language besides en: ${answerEvidence("GET", "/v2/config", config)}`);
-  const path = `/v2/products/${type.productUuid}?language=${language}`;
-  const res = ctx.client.getProduct(type.productUuid, { language });
-  if (res.status !== 200)
-    return failed(
-      `${language}, a language GET /v2/config lists, was not answered: ${answerEvidence("GET", path, res)}`,
-    );
-  const data = isRecord(res.body) && isRecord(res.body.data) ? res.body.data : undefined;
-  if (data === undefined) return failed(`data is not an object: ${answerEvidence("GET", path, res)}`);
-  const translated = Object.keys(data).filter((k) => k.endsWith("Translated"));
-  if (translated.length === 0) return failed(`the detail has no translated text: ${answerEvidence("GET", path, res)}`);
-  const untranslated = translated.filter((k) => {
-    const texts = data[k];
-    return !isRecord(texts) || typeof texts[language] !== "string";
-  });
-  return untranslated.length
-    ? failed(
-        `language=${language}, but ${untranslated.join(", ")} hold no ${language} text: ${answerEvidence("GET", path, res)}`,
-      )
-    : passed;
-};
-
 const unknownValuesRefused: Judge = (ctx) => {
   const type = firstType(ctx);
   if (type === undefined) return notJudged(NO_TYPE);
@@ -384,7 +356,6 @@ export const CATALOGUE_JUDGES: Record<string, Judge> = {
   "2.5-available-consistent": availableConsistent,
   "2.6-no-cache": noCache,
   "4.0-fields-honoured": fieldsHonoured,
-  "4.0-language-honoured": languageHonoured,
   "4.0-unknown-values-refused": unknownValuesRefused,
   "4.2-date-range-required": dateRangeRequired,
   "4.2-six-months": sixMonths,

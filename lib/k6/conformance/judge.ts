@@ -6,6 +6,7 @@
  */
 import http from "k6/http";
 import { HEADERS, isRecord } from "../../contract/index.ts";
+import type { ConformanceRule } from "../../contract/conformance-rules.ts";
 import type { ControlProductType } from "../../contract/hot-set.ts";
 import type { ApiClient, ApiResponse } from "../client.ts";
 import type { K6Config } from "../config.ts";
@@ -51,8 +52,13 @@ export interface ConformanceContext {
   hooks: boolean;
 }
 
-/** A judged rule: `problem` says what broke it (the evidence: request and an excerpt of the answer). */
-export type Verdict = { problem: string | undefined } | { notJudged: string };
+/**
+ * A judged rule: `problem` says what broke it (the evidence: request and an excerpt of the answer). A rule not judged
+ * says why; `byDesign` when no run at this coverage level, or no run of a service that made this choice of the
+ * contract's, could judge it (it is reported, and does not fail the run), else the run could have and did not (a
+ * 429, nothing found to judge it on), which fails the run unless --allow-skips.
+ */
+export type Verdict = { problem: string | undefined } | { notJudged: string; byDesign?: true };
 
 export const passed: Verdict = { problem: undefined };
 
@@ -62,6 +68,20 @@ export function failed(problem: string): Verdict {
 
 export function notJudged(reason: string): Verdict {
   return { notJudged: reason };
+}
+
+/** Not judged by design: the level lacks what the rule needs, or the service chose what the contract leaves open. */
+export function notJudgedByDesign(reason: string): Verdict {
+  return { notJudged: reason, byDesign: true };
+}
+
+/**
+ * Whether a rule belongs in this run's verdict: a rule of the reference service's own choice only where the target is
+ * the reference service, as its optional hooks show (the coverage level `reference`); any other service may choose
+ * otherwise.
+ */
+export function inVerdict(rule: ConformanceRule, level: K6Config["coverageLevel"]): boolean {
+  return rule.referenceOnly !== true || level === "reference";
 }
 
 /** The judge of one rule. */

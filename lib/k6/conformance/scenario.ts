@@ -1,9 +1,11 @@
 /**
  * The conformance scenario's options, setup and iteration; scenarios/conformance.ts is its entry file. One VU runs
  * one iteration: every rule of the inventory (lib/contract/conformance-rules.ts) that this scenario judges is
- * judged once by its judge (judges.ts), in the inventory's order, as a k6 check named by the rule. A rule that needs
- * the test hooks on a run without them, or that has no judge, is logged as not judged with why (the harness reports
- * it as a skip, which fails the run unless --allow-skips): never passed.
+ * judged once by its judge (judges.ts), in the inventory's order, as a k6 check named by the rule. A rule is never
+ * passed unjudged: one that needs the test hooks on a run without them, or that a judge finds it cannot judge by
+ * design, is logged as not judged by design (the verdict names it, the run does not fail for it); one the run could
+ * have judged and did not (rate limited, nothing to judge it on, no judge) is a skip, which fails the run unless
+ * --allow-skips. A rule of the reference service's own choice is judged only at the reference level, else left out.
  */
 import type { Options } from "k6/options";
 import { CONFORMANCE_RULES, type ConformanceRule } from "../../contract/conformance-rules.ts";
@@ -15,7 +17,7 @@ import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient } from "../hooks-client.ts";
 import { rateCapOption } from "../options.ts";
 import { partnerClient, setupClient } from "../partner.ts";
-import { sendRaw, type ConformanceContext, type FoundProductType, type Verdict } from "./judge.ts";
+import { inVerdict, sendRaw, type ConformanceContext, type FoundProductType, type Verdict } from "./judge.ts";
 import { JUDGES } from "./judges.ts";
 
 const config = loadConfig(__ENV);
@@ -57,14 +59,18 @@ export function setup(): Setup {
   };
 }
 
-function notJudged(rule: ConformanceRule, reason: string): void {
-  const payload: CheckNotJudged = { check: checkNameOf(rule), reason };
+function notJudged(rule: ConformanceRule, verdict: { notJudged: string; byDesign?: true }): void {
+  const payload: CheckNotJudged = {
+    check: checkNameOf(rule),
+    reason: verdict.notJudged,
+    ...(verdict.byDesign ? { byDesign: true } : {}),
+  };
   console.warn(`${CHECK_NOT_JUDGED_MARKER}${JSON.stringify(payload)}`);
 }
 
 function verdictOf(rule: ConformanceRule, ctx: ConformanceContext): Verdict {
   if (rule.level === "required-hooks" && !ctx.hooks) {
-    return { notJudged: "needs the test hooks, and this run has none (public API only)" };
+    return { notJudged: "needs the test hooks, and this run has none (public API only)", byDesign: true };
   }
   const judge = JUDGES[rule.id];
   if (!judge) return { notJudged: "no judge for this rule yet" };
@@ -88,8 +94,9 @@ export default function conformance(data: Setup): void {
     hooks: config.control !== undefined,
   };
   for (const rule of JUDGED_HERE) {
+    if (!inVerdict(rule, config.coverageLevel)) continue;
     const verdict = verdictOf(rule, ctx);
-    if ("notJudged" in verdict) notJudged(rule, verdict.notJudged);
+    if ("notJudged" in verdict) notJudged(rule, verdict);
     else expectThat(checkNameOf(rule), verdict.problem);
   }
 }

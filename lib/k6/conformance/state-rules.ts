@@ -29,6 +29,7 @@ import {
   evidence,
   failed,
   notJudged,
+  notJudgedByDesign,
   passed,
   type ConformanceContext,
   type Judge,
@@ -517,10 +518,11 @@ const bookingCheckRemoved: Judge = (ctx) => {
  */
 const error500: Judge = (ctx) => {
   const hooks = hooksOf(ctx);
-  if (typeof hooks === "string") return notJudged(`${hooks}; a correct service fails only when a fault is injected`);
+  if (typeof hooks === "string")
+    return notJudgedByDesign(`${hooks}; a correct service fails only when a fault is injected`);
   const before = hooks.optional("faults");
   if (before === undefined) {
-    return notJudged(
+    return notJudgedByDesign(
       "no request of the public API nor any required hook makes a correct service fail; the optional fault hook (PUT /__control/faults) is not offered here",
     );
   }
@@ -604,7 +606,8 @@ function advanceUntil(
  */
 const error422PricesMismatch: Judge = (ctx) => {
   const hooks = hooksOf(ctx);
-  if (typeof hooks === "string") return notJudged(`${hooks}: a confirm is made to fail by selling its slot out`);
+  if (typeof hooks === "string")
+    return notJudgedByDesign(`${hooks}: a confirm is made to fail by selling its slot out`);
   const slot = slotAhead(ctx, HOOK_SLOT_DAYS.pricesMismatch);
   if (slot === undefined)
     return notJudged(
@@ -639,7 +642,7 @@ const error422PricesMismatch: Judge = (ctx) => {
  */
 const waitingDecided: Judge = (ctx) => {
   const hooks = hooksOf(ctx);
-  if (typeof hooks === "string") return notJudged(hooks);
+  if (typeof hooks === "string") return notJudgedByDesign(hooks);
   const slot = bookableSlot(
     onlyTypes(ctx, (t) => !t.instantConfirmation),
     1,
@@ -658,7 +661,7 @@ const waitingDecided: Judge = (ctx) => {
     if (status === "waiting") {
       const finding = `still waiting after a day of service time: ${answerEvidence("GET", path, read)}`;
       console.warn(`conformance: gaps-states-waiting-decided: ${finding}`);
-      return { verdict: notJudged(`a finding, not a failure: ${finding}`), cancelled: true };
+      return { verdict: notJudgedByDesign(`a finding, not a failure: ${finding}`), cancelled: true };
     }
     if (status !== "approved" && status !== "rejected") {
       return {
@@ -679,7 +682,7 @@ const waitingDecided: Judge = (ctx) => {
  */
 const cancelledReleases: Judge = (ctx) => {
   const hooks = hooksOf(ctx);
-  if (typeof hooks === "string") return notJudged(hooks);
+  if (typeof hooks === "string") return notJudgedByDesign(hooks);
   const slot = slotAhead(ctx, HOOK_SLOT_DAYS.cancelled);
   if (slot === undefined)
     return notJudged(
@@ -708,7 +711,7 @@ const cancelledReleases: Judge = (ctx) => {
       if (read.data?.cancellationRequestStatus === "pending") {
         const finding = `the cancellation request is still pending after a day of service time: ${answerEvidence("GET", path, read)}`;
         console.warn(`conformance: gaps-states-cancelled: ${finding}`);
-        return { verdict: notJudged(`a finding, not a failure: ${finding}`), cancelled: true };
+        return { verdict: notJudgedByDesign(`a finding, not a failure: ${finding}`), cancelled: true };
       }
       return {
         verdict: failed(`the approved cancellation did not end in cancelled: ${answerEvidence("GET", path, read)}`),

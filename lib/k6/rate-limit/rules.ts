@@ -25,6 +25,12 @@ export interface ProbeState {
 }
 
 const MARGIN_SECONDS = 0.5;
+/**
+ * Retry-After is whole seconds, and how the seconds left are rounded is the service's choice (contract-gaps.md, Rate
+ * limit: up, down or to the nearest): rounded down it may say up to a second less than is left. A wait that must
+ * outlast the refusal adds this.
+ */
+const ROUNDING_SECONDS = 1;
 /** No single wait of the probe is longer than this, whatever a header says. */
 const MAX_WAIT_SECONDS = 120;
 
@@ -118,7 +124,8 @@ export function the429(state: ProbeState, client: ApiClient): Answer | undefined
     reset !== undefined &&
     refused.date !== undefined &&
     reset >= refused.date &&
-    (raValid ? Math.abs(reset - (refused.date + ra)) <= 1 : true) &&
+    // Date is truncated to the second, Reset and Retry-After rounded as the service chooses: two seconds apart at most.
+    (raValid ? Math.abs(reset - (refused.date + ra)) <= 1 + ROUNDING_SECONDS : true) &&
     Math.abs(reset - refused.at / 1000) <= state.windowSeconds + 2;
   expectThat(
     rule(2, "429 X-RateLimit-Reset is a UNIX time in seconds consistent with Date and Retry-After"),
@@ -209,10 +216,15 @@ export function isolation(state: ProbeState, others: readonly ApiClient[]): void
   );
 }
 
-/** How long a 429 says to wait, bounded by the window so a wrong header cannot stall the probe. */
+/**
+ * How long to wait after a 429 for a retry to be served: its Retry-After and the second its rounding may have taken
+ * off, bounded by the window so a wrong header cannot stall the probe.
+ */
 function honestWait(state: ProbeState, refused: Answer): number {
   const ra = refused.retryAfter;
-  return ra !== undefined && ra >= 1 ? Math.min(ra, Math.ceil(state.windowSeconds) + 1) : state.windowSeconds;
+  return ra !== undefined && ra >= 1
+    ? Math.min(ra + ROUNDING_SECONDS, Math.ceil(state.windowSeconds) + 1)
+    : state.windowSeconds;
 }
 
 /**

@@ -10,6 +10,7 @@ import { checkResponse } from "../checks.ts";
 import type { CatalogueSample, SampleProductType } from "./catalogue-sample.ts";
 import { decide, spread } from "./decide.ts";
 import { fullSync } from "./full-sync.ts";
+import { amongProductTypes, onProductsPage, readListed } from "./listed-read.ts";
 import type { Persona, TrafficModel } from "../../contract/traffic-model.ts";
 
 export interface JourneyContext {
@@ -70,27 +71,35 @@ function syncPage(ctx: JourneyContext, page: number): ApiResponse<Json[]> | unde
   return checkResponse(list) ? list : undefined;
 }
 
+/**
+ * Every product and product type a journey reads was listed a moment ago (or in setup) and may have been withdrawn
+ * since: its reads take the contract's 404 not_found or 410 gone once its list confirms it (listed-read.ts).
+ */
 export function catalogueSync(ctx: JourneyContext): void {
   const { client, sample, model, n } = ctx;
   const sync = model.catalogueSync;
-  const list = syncPage(ctx, 1 + (n % sample.productPages));
+  const page = 1 + (n % sample.productPages);
+  const list = syncPage(ctx, page);
   if (!list) return;
   for (let i = 0; i < sync.detailsPerPage; i++) {
     // itemAt reads one item of the page in Go, not the whole body: parsing a page costs k6 several requests' worth.
     const product = list.itemAt(n + i);
     if (!product) return;
+    const uuid = String(product.uuid);
+    const listed = onProductsPage(client, page, sync.pageSize, uuid);
     think(ctx);
-    checkResponse(client.getProduct(String(product.uuid)));
+    readListed(() => client.getProduct(uuid), listed);
     think(ctx);
-    const types = client.listProductTypes(String(product.uuid));
-    if (!checkResponse(types)) continue;
-    const type = types.itemAt(n);
+    const types = readListed(() => client.listProductTypes(uuid), listed);
+    const type = types?.itemAt(n);
     if (!type) continue;
+    const typeUuid = String(type.uuid);
+    const typeListed = amongProductTypes(client, uuid, typeUuid);
     think(ctx);
-    checkResponse(client.getProductType(String(type.uuid)));
+    readListed(() => client.getProductType(typeUuid), typeListed);
     if (decide(sync.calendarRefreshRatio, n * sync.detailsPerPage + i, POINT.calendar)) {
       const start = todayUtc();
-      checkResponse(client.getPriceList(String(type.uuid), start, addDays(start, sync.calendarDays - 1)));
+      readListed(() => client.getPriceList(typeUuid, start, addDays(start, sync.calendarDays - 1)), typeListed);
     }
   }
 }
@@ -103,12 +112,17 @@ export function shopper(ctx: JourneyContext): void {
   const { client, sample, model, n } = ctx;
   const type = at(sample.productTypes, n) as SampleProductType;
   const start = addDays(todayUtc(), type.daysInAdvance + 1);
-  const calendar = client.getPriceList(type.uuid, start, addDays(start, model.shopper.calendarDays - 1));
-  if (!checkResponse(calendar)) return;
+  const listed = amongProductTypes(client, type.productUuid, type.uuid);
+  const calendar = readListed(
+    () => client.getPriceList(type.uuid, start, addDays(start, model.shopper.calendarDays - 1)),
+    listed,
+  );
+  if (!calendar) return;
   const dates = availableDates(calendar.data);
   for (let i = 0; i < model.shopper.singleDateChecks; i++) {
     think(ctx);
-    checkResponse(client.getPriceForDate(type.uuid, at(dates, n + i) ?? addDays(start, i)));
+    const date = at(dates, n + i) ?? addDays(start, i);
+    readListed(() => client.getPriceForDate(type.uuid, date), listed);
   }
 }
 
@@ -158,8 +172,11 @@ export function booker(ctx: JourneyContext): void {
   const ratios = model.booker;
   const type = at(sample.productTypes, n * 7) as SampleProductType;
   const date = addDays(todayUtc(), type.daysInAdvance + 1 + (n % 20));
-  const single = client.getPriceForDate(type.uuid, date);
-  if (!checkResponse(single) || single.data?.available !== true) return;
+  const single = readListed(
+    () => client.getPriceForDate(type.uuid, date),
+    amongProductTypes(client, type.productUuid, type.uuid),
+  );
+  if (single?.data?.available !== true) return;
   if (!decide(ratios.createRatio, n, POINT.create)) return;
   const timeslot = type.timeslotted ? firstAvailableTimeslot(single.data) : undefined;
   if (type.timeslotted && !timeslot) return;
