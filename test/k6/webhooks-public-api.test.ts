@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_API_WEBHOOK_CHECKS, WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verdict.ts";
 import { failures, runWebhooksWithoutHooks, sinkOf } from "./webhook-runs.ts";
 
+// The three runs side by side: each has a service and a sink of its own, and mostly waits on the service's clock.
 describe("webhooks on a target without test hooks", { timeout: 100_000 }, () => {
-  it("should register by the operator's command, prove it, and pass on the correct service", async () => {
+  it.concurrent("should register by the operator's command, prove it, and pass on the correct service", async () => {
     const result = await runWebhooksWithoutHooks();
     expect(result.exitCode, result.output).toBe(0);
     expect(result.output).toContain("registering the webhook sink for 10 keys with --webhook-register-cmd");
@@ -42,13 +43,13 @@ describe("webhooks on a target without test hooks", { timeout: 100_000 }, () => 
     expect(result.output).toMatch(/please remove its URL from the 10 keys' webhook settings/);
   });
 
-  it("should fail on lost events by the loss threshold", async () => {
+  it.concurrent("should fail on lost events by the loss threshold", async () => {
     const result = await runWebhooksWithoutHooks({ defect: "webhook-drop" });
     expect(result.exitCode, result.output).toBe(1);
     expect(failures(sinkOf(result))).toEqual([WEBHOOK_METRICS.lost]);
   });
 
-  it("should fail on bad signatures by the signature check", async () => {
+  it.concurrent("should fail on bad signatures by the signature check", async () => {
     const result = await runWebhooksWithoutHooks({ defect: "webhook-bad-signature" });
     expect(result.exitCode, result.output).toBe(1);
     expect(failures(sinkOf(result))).toContain(WEBHOOK_CHECKS.signature);
