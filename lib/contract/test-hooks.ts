@@ -225,7 +225,7 @@ export const ResetAnswerSchema = {
 export const CatalogueChangeSchema = {
   type: "object",
   description:
-    "A change of content or availability; every key is optional. Each part that changes emits its event: `available` from true to false emits product_type_not_available (a product: product_updated, there being no product_not_available event), from false to true product_type_available (a product: product_available); a `title` or `description` that differs from the current one emits product_type_content_updated (a product: product_updated), one event for both. A value equal to the current one is no change and emits nothing, so a call that changes nothing emits nothing; a call that changes content and availability emits both events, in no promised order.",
+    "A change of content or availability; every key is optional. Each part that changes emits its event: `available` from true to false emits product_type_not_available (a product: product_updated, there being no product_not_available event), from false to true product_type_available (a product: product_available); a `title` or `description` that differs from the current one emits product_type_content_updated (a product: product_updated), one event for both. A value equal to the current one is no change: the service may emit that part's event all the same or emit nothing (either is allowed, and a client expects neither); a call that changes content and availability emits both events, in no promised order.",
   properties: {
     available: {
       type: "boolean",

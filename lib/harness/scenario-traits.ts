@@ -78,7 +78,9 @@ export const SCENARIO_TRAITS: Readonly<Record<string, Partial<ScenarioTraits>>> 
   capacity: { profile: "capacity", readOnly: true },
   // One pass over the rules with one VU (4 minutes at most, k6's maxDuration): the booking rules create and cancel
   // bookings, and one process must see every answer of its key.
-  conformance: { ownDurationSeconds: 4 * 60, splittable: false, usesHooksWhenPresent: true },
+  // Its keys are its own (two: the second proves a booking is not another partner's): its rules count a key's bookings
+  // before and after its own calls, which another scenario's bookings on that key would upset.
+  conformance: { dedicatedKeys: 2, ownDurationSeconds: 4 * 60, splittable: false, usesHooksWhenPresent: true },
 };
 
 export function traitsOf(scenario: string): ScenarioTraits {
@@ -87,17 +89,18 @@ export function traitsOf(scenario: string): ScenarioTraits {
 
 /**
  * Splits the run's keys: each scenario with dedicated keys gets its own from the end of the list, the others share
- * the rest. Refuses a split that leaves a scenario without keys.
+ * the rest (who need one more only when there are such others). Refuses a split that leaves a scenario without keys.
  */
 export function partitionKeys(scenarios: readonly string[], keys: readonly string[]): Map<string, string[]> {
   const pool = [...keys];
   const byScenario = new Map<string, string[]>();
+  const sharing = scenarios.some((s) => traitsOf(s).dedicatedKeys === 0);
   for (const scenario of scenarios) {
     const n = traitsOf(scenario).dedicatedKeys;
     if (n === 0) continue;
-    if (pool.length < n + 1) {
+    if (pool.length < n + (sharing ? 1 : 0)) {
       throw new HarnessError(
-        `Failed to hand out API keys: ${scenario} needs ${n} keys of its own and the other scenarios at least one more, but the run has ${keys.length}. Please pass more keys (--keys).`,
+        `Failed to hand out API keys: ${scenario} needs ${n} keys of its own${sharing ? " and the other scenarios at least one more" : ""}, but the run has ${keys.length}. Please pass more keys (--keys).`,
         EXIT.usage,
       );
     }

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { EXIT } from "../../lib/harness/exit-codes.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { EmbeddedTarget, type StartedEmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
+import { REQUIRED_HOOKS_MODE } from "./required-hooks-service.ts";
 
 function hooksCheck(args: readonly string[]): Promise<{ exitCode: number | null; output: string }> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), "hooks", "check", ...args], {
@@ -50,10 +51,10 @@ describe("harness hooks check", () => {
     expect(result.output).toMatch(/^PASS: every required hook works \(25 of 25 checks\)$/m);
   });
 
-  it("should pass on a service with only the required hooks and other keys, given --keys, and ask for --keys without", async () => {
+  it("should pass on a service with only the required hooks, other keys and every variation, given --keys, and ask for --keys without", async () => {
     const keys = keysFilePath();
     await using target = await new EmbeddedTarget()
-      .withServiceArgs(["--hooks", "required", "--key-prefix", "other-", "--seed", "7", "--keys-file", keys])
+      .withServiceArgs([...REQUIRED_HOOKS_MODE, "--keys-file", keys])
       .start();
     const withKeys = await hooksCheck([...targetArgs(target), "--keys", keys]);
     expect(withKeys.exitCode, withKeys.output).toBe(EXIT.pass);

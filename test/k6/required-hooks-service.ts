@@ -1,7 +1,7 @@
 /**
  * The reference service dressed as a service the harness has never seen (docs/service.md, "Required-hooks mode"):
  * only the required hooks answer, its 40 keys are renamed and handed over in a keys file, its catalogue is smaller
- * and seeded differently. The harness reaches it as a deployment by URL, with --keys, as a user's own service.
+ * and seeded differently, and it takes the other legal choice wherever the contract leaves one open (--variations). The harness reaches it as a deployment by URL, with --keys, as a user's own service.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,14 @@ export interface RequiredHooksService extends AsyncDisposable {
   targetArgs: string[];
 }
 
-export const REQUIRED_HOOKS_MODE = ["--hooks", "required", "--key-prefix", "other-", "--products", "60", "--seed", "7"];
+/**
+ * Only the required hooks, keys of other names, a smaller catalogue of another seed, and (issue 27) every variation:
+ * wherever the contract leaves a choice open, the other legal choice than the reference service's own.
+ */
+export const REQUIRED_HOOKS_MODE = [
+  ...["--hooks", "required", "--key-prefix", "other-", "--products", "60", "--seed", "7"],
+  ...["--variations", "all"],
+];
 
 /** Starts the service in required-hooks mode with `extra` flags (a time scale, --defects, --disable-hook). */
 export async function startRequiredHooksService(extra: readonly string[] = []): Promise<RequiredHooksService> {

@@ -91,10 +91,10 @@ async function clockKeepingItsScale(req: ProxyRequest): Promise<unknown> {
   return forwarded.status === 400 ? answer(200, json(await req.send("GET", "/__control/clock"))) : forwarded;
 }
 
-/** A catalogue change that sets availability as if it changed, every time. */
-async function alwaysEmitting(req: ProxyRequest): Promise<unknown> {
+/** A catalogue change that takes only one part of a call changing both: availability, never the title. */
+async function availabilityOnly(req: ProxyRequest): Promise<unknown> {
   if (isRecord(req.body) && typeof req.body.available === "boolean") {
-    await req.forward(undefined, { available: !req.body.available });
+    return req.forward(undefined, { available: req.body.available });
   }
   return req.forward();
 }
@@ -148,13 +148,13 @@ describe("harness hooks check on the semantics the hooks document states", () =>
     });
   });
 
-  it("should fail the 401 code, inventory reads, the alternatives flag, the clock's scale and bounds and a no-op change on a service that does otherwise", async () => {
+  it("should fail the 401 code, inventory reads, the alternatives flag, the clock's scale and bounds and a call changing both on a service that does otherwise", async () => {
     const result = await checkWith({
       health: async (req) => (req.tokenRight ? req.forward() : refusal(401, "unauthorized")),
       inventory: guessedInventory,
       partnerSet: partnerSetIgnoring(["alternatives"]),
       clockChange: clockKeepingItsScale,
-      productTypeChange: alwaysEmitting,
+      productTypeChange: availabilityOnly,
     });
     expectFailures(result, {
       "health             a wrong": /answered 401 \(unauthorized\), not 401 \(GEN-UNAUTHORIZED\)/,
@@ -163,7 +163,7 @@ describe("harness hooks check on the semantics the hooks document states", () =>
       "partnerSet         alternatives on": /with alternatives on for .*, the 422 has no error\.alternatives/,
       "clockChange        timeScale x100": /timeScale \d+ was answered \d+, and the clock then ran/,
       "clockChange        advanceSeconds takes": /timeScale 10000000 was answered 200, not 400/,
-      "productTypeChange  a change to what": /changed nothing, yet the ledger shows product_type_not_available/,
+      "productTypeChange  content and availability": /missing product_type_content_updated/,
     });
   });
 });

@@ -78,12 +78,12 @@ export const WEBHOOKS_FREEDOMS: readonly ContractFreedom[] = [
     id: "webhooks-unchanged-availability-event",
     area: "webhooks",
     question:
-      "Whether a catalogue hook call that sets `available` to the value the product or product type already has emits its availability event.",
-    choices: ["no event: nothing changed", "the availability event of the value given, changed or not"],
+      "Whether a catalogue hook call that sets `available`, a title or a description to the value the product or product type already has emits that part's event.",
+    choices: ["no event: nothing changed", "the event of the part given, changed or not"],
     source:
       'test-hooks.openapi.yaml productChange, productTypeChange ("each change emits its event"); interface-spec.md 6 ("becomes available", "is no longer available")',
     variation: { name: "webhooks-event-on-unchanged-availability" },
     decision:
-      "A freedom: whether a call that changes nothing is a change is not said. The harness expects the event of such a call as optional (the churn driver's undo of a withdrawal that another undo already restored). A call that gives a title or description emits its content event (a rule), and one that changes content and availability emits both events.",
+      "A freedom: whether a call that changes nothing is a change is not said. The harness expects the event of such a call as optional (the churn driver's undo of a withdrawal that another undo already restored), and `harness hooks check` judges no such call. A call that changes content and availability emits both events (a rule). The variation emits the availability event of a no-op; the reference service emits nothing for an unchanged title either way.",
   },
 ];

@@ -44,7 +44,7 @@ import {
   checkClockBounds,
   checkHeldSeats,
   checkInventoryReads,
-  checkNoOpChanges,
+  checkBothEvents,
   checkRefusals,
   checkResetClock,
   checkWrongToken,
@@ -216,7 +216,7 @@ export class HooksCheck {
     await this.#checkClock();
     await checkClockBounds(this.#context());
     await this.#checkEvents();
-    await checkNoOpChanges(this.#context());
+    await checkBothEvents(this.#context());
   }
 
   async #findSlots(): Promise<void> {
