@@ -1,14 +1,16 @@
 /**
- * Nothing in the harness is tied to the reference service (issue 16): against a service that answers only the hooks
- * the contract requires, with keys of other names and a smaller catalogue of another seed, partner-mix, alternatives,
- * invariants and webhooks all run and pass with every extension (churn included), finding their product types by
- * walking the public catalogue and switching the alternatives feature with the required partner hook. And when a
- * hook cannot be used the run says which one, with exit 3 or 2, never as events that failed to arrive.
+ * Nothing in the harness is tied to the reference service (issues 16 and 27): against a service that answers only the
+ * hooks the contract requires, with keys of other names, a smaller catalogue of another seed and, wherever the contract
+ * leaves a choice open, the other legal choice (every variation), every scenario runs and passes with every extension
+ * (churn included) and nothing skipped: partner-mix, alternatives, invariants and webhooks find their product types by
+ * walking the public catalogue and switch the alternatives feature with the required partner hook; smoke, booking-flow,
+ * catalogue, conformance, rate-limit, soak and capacity pass as on the reference service. And when a hook cannot be used
+ * the run says which one, with exit 3 or 2, never as events that failed to arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { WEBHOOK_CHECKS } from "../../lib/harness/webhooks/verdict.ts";
-import { runHarnessProcess } from "./harness-process.ts";
+import { runHarnessProcess, runLimiter, tempFile } from "./harness-process.ts";
 import { startRequiredHooksService, type RequiredHooksService } from "./required-hooks-service.ts";
 
 describe("a target that offers only the required hooks", { timeout: 120_000 }, () => {
@@ -69,6 +71,48 @@ describe("a target that offers only the required hooks", { timeout: 120_000 }, (
     // The key in the hook's path is shown as its fingerprint, so nothing had to be redacted afterwards.
     expect(result.summary?.run.redacted).toBeUndefined();
   });
+});
+
+/** Two at a time; each has a service of its own, flagged as its scenario needs. */
+const limited = runLimiter(2);
+/** The soak's p95 tolerance on a shared two-core host, as in soak.matrix.test.ts. */
+const LOOSE_SOAK_RULES = tempFile("soak-rules.json", { p95ToleranceMs: 50 });
+
+const OTHER_RUNS: { scenarios: string[]; service?: string[]; harness: string[] }[] = [
+  { scenarios: ["smoke", "booking-flow", "catalogue", "conformance"], harness: ["--duration", "4s"] },
+  {
+    scenarios: ["rate-limit"],
+    service: ["--rate-window-seconds", "5", "--rate-limit", "20"],
+    harness: ["--rate-window", "5"],
+  },
+  {
+    scenarios: ["soak"],
+    service: ["--time-scale", "120"],
+    harness: ["--duration", "15s", "--soak-config", LOOSE_SOAK_RULES],
+  },
+  {
+    scenarios: ["capacity"],
+    service: ["--rate-limit", "1000000"],
+    harness: ["--duration", "2s", "--capacity-rates", "100,200,400"],
+  },
+];
+
+describe("every other scenario on that target", { timeout: 200_000 }, () => {
+  it.concurrent.each(OTHER_RUNS)("should pass $scenarios with nothing skipped", (run) =>
+    limited(async () => {
+      await using service = await startRequiredHooksService(run.service ?? []);
+      const result = await runHarnessProcess(["run", ...run.scenarios, ...service.targetArgs, ...run.harness], {
+        timeoutMs: 180_000,
+      });
+      expect(result.exitCode, result.output).toBe(0);
+      expect(result.summary?.run.level).toBe("required-hooks");
+      expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`).sort()).toEqual(
+        run.scenarios.map((s) => `${s} pass`).sort(),
+      );
+      // What the level cannot judge by design is said as such, never a skip that asked-for work did not run.
+      expect(result.summary?.skipped?.filter((s) => s.kind !== "by-design")).toEqual([]);
+    }),
+  );
 });
 
 describe("a target that lacks a required hook", { timeout: 120_000 }, () => {

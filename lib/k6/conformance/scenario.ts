@@ -11,6 +11,7 @@ import type { Options } from "k6/options";
 import { CONFORMANCE_RULES, type ConformanceRule } from "../../contract/conformance-rules.ts";
 import { CHECK_NOT_JUDGED_MARKER, addDays, todayUtc, type CheckNotJudged } from "../../contract/index.ts";
 import { HOT_SET_WALK } from "../../contract/hot-set.ts";
+import type { WalkPlan } from "../../contract/product-type-discovery.ts";
 import { expectThat } from "../checks.ts";
 import { loadConfig } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
@@ -49,9 +50,23 @@ interface Setup {
   productTypes: FoundProductType[];
 }
 
+/**
+ * The hot set's walk, on until it has also found a bookable type of each confirmation kind: the state rules need one
+ * that confirms at once and one the supplier decides on later. Where those sit in the catalogue is the service's
+ * own (a list's order is free): stopping at the hot set left the second out on a service listing in another order.
+ */
+const CONFORMANCE_WALK: WalkPlan = {
+  ...HOT_SET_WALK,
+  enough: (found) =>
+    HOT_SET_WALK.enough(found) &&
+    [true, false].every((instant) =>
+      found.some((t) => t.available && t.minPax <= 1 && t.instantConfirmation === instant),
+    ),
+};
+
 export function setup(): Setup {
   const hooks = config.control ? new HooksClient(config.control) : undefined;
-  const discovered = discoverProductTypes(hooks, (i) => setupClient(config, i), HOT_SET_WALK);
+  const discovered = discoverProductTypes(hooks, (i) => setupClient(config, i), CONFORMANCE_WALK);
   return {
     productTypes: discovered.candidates
       .filter((t) => t.available)
