@@ -1,12 +1,12 @@
 /**
  * Every conformance rule with a defect of its own fails on it by that rule's check (and no rule beyond those the
- * catalogue allows), and the scenario passes against the reference service in required-hooks mode with renamed keys,
+ * catalogue allows), with every variation of the reference service on, and the scenario passes against the reference service in required-hooks mode with renamed keys,
  * a smaller catalogue and another seed, as a user's own service reached by URL.
  */
 import { describe, expect, it } from "vitest";
 import { DEFECTS } from "../../service/defects/index.ts";
 import { failedConformanceRules } from "./conformance-runs.ts";
-import { CONFORMANCE_DEFECTS } from "./defect-catalogue.ts";
+import { CONFORMANCE_DEFECTS, EVERY_VARIATION } from "./defect-catalogue.ts";
 import { runHarnessProcess, runLimiter } from "./harness-process.ts";
 import { startPublicApiService } from "./public-api-service.ts";
 import { startRequiredHooksService } from "./required-hooks-service.ts";
@@ -21,7 +21,10 @@ describe("conformance defects", { timeout: 600_000 }, () => {
 
   it.concurrent.each(Object.entries(CONFORMANCE_DEFECTS))("should catch %s by its rule", async (defect, caught) => {
     const result = await limit(() =>
-      runHarnessProcess(["run", "conformance", "--allow-skips", "--service-args", `--defects ${defect}`]),
+      runHarnessProcess([
+        ...["run", "conformance", "--allow-skips"],
+        ...["--service-args", `--defects ${defect} ${EVERY_VARIATION}`],
+      ]),
     );
     expect(result.exitCode, result.output).toBe(1);
     const failed = failedConformanceRules(result.summary);

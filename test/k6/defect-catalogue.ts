@@ -10,6 +10,13 @@ import { WEBHOOK_CHECKS, WEBHOOK_METRICS } from "../../lib/harness/webhooks/verd
 import { ALTERNATIVES_CHECKS } from "../../lib/contract/alternatives-rules.ts";
 
 /** Alternatives (spec 7.2): each defect and the check that names the rule it breaks. */
+/**
+ * The service flags of a defect sweep's runs beside the defect (issue 27): every variation on, so each defect is proven
+ * caught on a service that takes the other legal choice wherever the contract leaves one open. The plain reference
+ * service's defect proofs are the per-area matrix files (alternatives, invariants, webhooks, rate-limit).
+ */
+export const EVERY_VARIATION = "--variations all";
+
 export const ALTERNATIVES_DEFECTS: [defect: string, check: string][] = [
   ["alternatives-sold-out-slot", ACCURACY_CHECKS.precision],
   ["alternatives-missing-timeslot", ACCURACY_CHECKS.recall],

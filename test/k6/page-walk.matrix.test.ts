@@ -11,7 +11,7 @@ import { HEADERS } from "../../lib/contract/index.ts";
 import { CHEAP_RULES, KEY_SET_RULES } from "../../lib/k6/cheap-rules.ts";
 import { PAGE_WALK_CHECK } from "../../lib/k6/page-walk.ts";
 import { EmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
-import { PAGE_WALK_DEFECTS } from "./defect-catalogue.ts";
+import { EVERY_VARIATION, PAGE_WALK_DEFECTS } from "./defect-catalogue.ts";
 import { failedChecks, runHarnessProcess, tempFile } from "./harness-process.ts";
 
 const ruleOf = (check: string): string => check.slice(0, Math.max(0, check.indexOf(":")));
@@ -29,7 +29,7 @@ describe("the page walk under load", { timeout: 200_000 }, () => {
     "should fail catalogue with %s by its rule's check",
     async (defect, caught) => {
       const result = await runHarnessProcess(
-        ["run", "catalogue", "--duration", DURATION, "--service-args", `--defects ${defect}`],
+        ["run", "catalogue", "--duration", DURATION, "--service-args", `--defects ${defect} ${EVERY_VARIATION}`],
         { timeoutMs: 90_000 },
       );
       expect(result.exitCode, result.output).toBe(1);
