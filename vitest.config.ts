@@ -7,6 +7,16 @@ const shim = (file: string) => fileURLToPath(new URL(`test/shims/${file}`, impor
 // in what they need on the machine. `k6` holds the default tier's real k6 runs, `matrix` the long proofs (npm run
 // test:matrix). msw intercepts HTTP in-process, so the containers project never shares a process with it (each
 // project runs in its own workers, and containers tests never import msw).
+/** The matrix files whose proofs measure time: run alone (the `matrix-timed` project), after the rest. */
+const TIMED_MATRIX = [
+  "test/k6/capacity.matrix.test.ts",
+  "test/k6/chaos.matrix.test.ts",
+  "test/k6/compare.matrix.test.ts",
+  "test/k6/rate-limit.matrix.test.ts",
+  "test/k6/rate-limit-header-values.matrix.test.ts",
+  "test/k6/soak.matrix.test.ts",
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -52,11 +62,28 @@ export default defineConfig({
         test: {
           name: "matrix",
           include: ["test/k6/**/*.matrix.test.ts"],
+          exclude: TIMED_MATRIX,
           environment: "node",
           globalSetup: ["test/k6/global-setup.ts"],
           testTimeout: 300_000,
           hookTimeout: 600_000,
+          // Two files at a time: these proofs judge what answers say, not how fast they come, and most of them wait
+          // (their runs used about half of the two cores one file at a time).
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: "matrix-timed",
+          include: TIMED_MATRIX,
+          environment: "node",
+          globalSetup: ["test/k6/global-setup.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          // One file at a time, after the others: what these judge (latency against a baseline, a knee, drift, a
+          // rate window's edges, injected network faults) is time itself, which another file's load would move.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

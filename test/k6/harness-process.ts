@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
+import { inRunSlot } from "./run-slots.ts";
 
 export interface HarnessProcessResult {
   exitCode: number | null;
@@ -53,10 +54,15 @@ function cpuTimeMs(pid: number): number | undefined {
   }
 }
 
+/** Runs the harness once a run slot is free (test/k6/run-slots.ts: a cap across the test files running at once). */
 export function runHarnessProcess(
   args: readonly string[],
   options: HarnessProcessOptions = {},
 ): Promise<HarnessProcessResult> {
+  return inRunSlot(() => spawnHarness(args, options));
+}
+
+function spawnHarness(args: readonly string[], options: HarnessProcessOptions): Promise<HarnessProcessResult> {
   const outDir = options.out ?? mkdtempSync(path.join(tmpdir(), "atd-run-"));
   const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/harness.js"), ...args, "--out", outDir], {
     cwd: REPO_ROOT,

@@ -3,7 +3,7 @@
  * judge what each varies: a correct service that lists in reverse, pages 25 by default, answers 410 for a withdrawn
  * product, rounds Retry-After down and translates without naming the language passes conformance, the traffic and
  * its invariants, the rate-limit rules, and catalogue sync while products and product types are withdrawn and put
- * back. The defects the changed judges exist for: conformance.matrix.test.ts, rate-limit.matrix.test.ts (-t filters).
+ * back, each variation alone (every variation at once: test/k6/required-hooks-target.test.ts in the default tier). The defects the changed judges exist for: conformance.matrix.test.ts, rate-limit.matrix.test.ts (-t filters).
  */
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -17,33 +17,35 @@ import { expectEveryRulePassed, runRateLimit } from "./rate-limit-runs.ts";
 
 const limit = runLimiter(2);
 
-/** The variations of lists and translated text at once: none of them changes what another varies. */
-const LISTS = "lists-reverse-order,lists-default-page-size,lists-withdrawn-product-gone,translations-unmarked";
+/** The variations of lists and translated text, each proven alone (all of them at once: the default tier). */
+const LISTS = [
+  "lists-reverse-order",
+  "lists-default-page-size",
+  "lists-withdrawn-product-gone",
+  "translations-unmarked",
+];
 
 describe("the variations of lists, Retry-After and translations", { timeout: 300_000 }, () => {
-  it.concurrent("should pass conformance with every rule judged and none skipped", async () => {
-    const result = await limit(() =>
-      runHarnessProcess(["run", "conformance", "--service-args", `--variations ${LISTS}`]),
-    );
-    expect(result.exitCode, result.output).toBe(0);
-    expect(result.summary?.skipped ?? []).toEqual([]);
-    const judged = (result.summary?.scenarios[0]?.checks ?? []).map((c) => c.name.split(":")[0]);
-    expect(judged).toEqual(
-      expect.arrayContaining(["4.0-language-honoured", "4.1-products-language", "gaps-pagination-params"]),
-    );
-  });
-
-  it.concurrent("should pass partner-mix, invariants and alternatives", async () => {
-    const scenarios = ["partner-mix", "invariants", "alternatives"];
-    const result = await limit(() =>
-      runHarnessProcess(["run", ...scenarios, "--duration", "6s", "--service-args", `--variations ${LISTS}`], {
-        timeoutMs: 150_000,
-      }),
-    );
-    expect(result.exitCode, result.output).toBe(0);
-    expect(failedChecks(result)).toEqual([]);
-    expect(result.summary?.skipped ?? []).toEqual([]);
-  });
+  it.concurrent.each(LISTS)(
+    "should pass conformance with nothing skipped, and partner-mix, invariants and alternatives, with %s alone",
+    async (variation) => {
+      const scenarios = ["conformance", "partner-mix", "invariants", "alternatives"];
+      const result = await limit(() =>
+        runHarnessProcess(["run", ...scenarios, "--duration", "6s", "--service-args", `--variations ${variation}`], {
+          timeoutMs: 150_000,
+        }),
+      );
+      expect(result.exitCode, result.output).toBe(0);
+      expect(failedChecks(result)).toEqual([]);
+      expect(result.summary?.skipped ?? []).toEqual([]);
+      const judged = (result.summary?.scenarios.find((s) => s.scenario === "conformance")?.checks ?? []).map(
+        (c) => c.name.split(":")[0],
+      );
+      expect(judged).toEqual(
+        expect.arrayContaining(["4.0-language-honoured", "4.1-products-language", "gaps-pagination-params"]),
+      );
+    },
+  );
 
   it.concurrent("should pass every rate-limit rule with Retry-After rounded down", async () => {
     const result = await limit(() => runRateLimit("--variations rate-limit-retry-after-floor"));
