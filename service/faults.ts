@@ -5,7 +5,24 @@
  */
 import { ENDPOINT_NAMES, isRecord } from "../lib/contract/index.ts";
 import { badRequest } from "./http.ts";
-import type { FaultConfig, FaultRule } from "./state.ts";
+
+export interface FaultRule {
+  /** Added latency in ms before the handler runs. */
+  latencyMs: number;
+  /** Share of requests (0..1) answered 500 internal_error. */
+  errorRate: number;
+  /**
+   * 1 to 10; 1 = no change. The request takes this many times as long as it otherwise would: the time from just
+   * before the latencyMs delay until the reply is ready (handler included) is waited once more times (factor - 1).
+   */
+  latencyFactor: number;
+}
+
+export interface FaultConfig {
+  default: FaultRule;
+  /** Per endpoint name of lib/contract ENDPOINTS. */
+  routes: Record<string, FaultRule>;
+}
 
 /** Bounds of a rule's fields (FAULT_RULE in lib/contract/test-hooks.ts states the same). */
 export const FAULT_LIMITS = {
