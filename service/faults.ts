@@ -1,7 +1,8 @@
 /**
  * The one validator of fault rules: the body of PUT /__control/faults and the value of the `--faults` start flag
  * (service/options.ts) both go through parseFaults, so a rule the control API refuses cannot slip in at start.
- * Light on purpose (no state, no listeners): options.ts, which the harness imports to check --service-args, uses it.
+ * Light on purpose (no state, no listeners): options.ts, which the harness command loads to check --service-args
+ * (scripts/run-command.ts), uses it. It also owns the rule types the service state keeps.
  */
 import { ENDPOINT_NAMES, isRecord } from "../lib/contract/index.ts";
 import { badRequest } from "./http.ts";
