@@ -27,7 +27,9 @@ export default tseslint.config(
   },
   // The layers import one way (docs/architecture.md): lib/contract is the spec as code, read by k6 and Node alike, so
   // it imports neither; what runs in k6 (lib/k6) never imports the harness around it, nor the harness lib/k6. What
-  // both sides need lives in lib/contract.
+  // both sides need lives in lib/contract. The harness tests any service, so it imports nothing of the reference
+  // service either; the reference's seeded world (lib/reference, pure) is what the service and the harness's dry-run
+  // estimate of the embedded target share. Each layer's tsconfig.*.json gives it only its runtime's types.
   {
     files: ["lib/contract/**/*.ts"],
     rules: {
@@ -36,7 +38,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["node:*", "k6", "k6/*"], message: "lib/contract is runtime-neutral: no Node or k6 modules." },
-            { group: ["**/k6/**", "**/harness/**", "**/service/**"], message: "lib/contract imports nothing of ours." },
+            {
+              group: ["**/k6/**", "**/harness/**", "**/service/**", "**/reference/**"],
+              message: "lib/contract imports nothing of ours.",
+            },
           ],
         },
       ],
@@ -51,8 +56,9 @@ export default tseslint.config(
           patterns: [
             { group: ["node:*"], message: "lib/k6 runs inside k6: no Node modules." },
             {
-              group: ["**/harness/**", "**/service/**"],
-              message: "lib/k6 imports nothing of the harness or the service; move what both need to lib/contract.",
+              group: ["**/harness/**", "**/service/**", "**/reference/**"],
+              message:
+                "lib/k6 imports nothing of the harness or the (reference) service; move what both need to lib/contract.",
             },
           ],
         },
@@ -69,6 +75,31 @@ export default tseslint.config(
             {
               group: ["**/k6/**", "k6", "k6/*"],
               message: "lib/harness imports nothing of lib/k6 (it runs in Node); move what both need to lib/contract.",
+            },
+            {
+              group: ["**/service/**"],
+              message:
+                "lib/harness imports nothing of service/ (it tests any service): take the reference's seeded world from lib/reference, or have the command (scripts/) hand in what only the service knows.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/reference/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["node:*", "k6", "k6/*"],
+              message: "lib/reference is pure and runtime-neutral: no Node or k6 modules.",
+            },
+            {
+              group: ["**/k6/**", "**/harness/**", "**/service/**"],
+              message: "lib/reference imports only lib/contract: the service and the harness import it, not it them.",
             },
           ],
         },

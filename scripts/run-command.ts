@@ -11,6 +11,7 @@ import { PROFILES, profileNamed } from "../lib/contract/profiles.ts";
 import { scenarioSeconds } from "../lib/contract/durations.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts";
+import { serviceArgsProblem } from "../service/options.ts";
 import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
 import { MAX_SEGMENTS } from "../lib/harness/segments/segment-keys.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
@@ -633,6 +634,7 @@ function readSettings(flags: RunFlags, scenarios: readonly string[], runFile: Ap
     chaosFile: flags.chaos,
     rateWindow: flags.rateWindow,
     serviceArgs: flags.serviceArgs,
+    serviceArgsCheck: serviceArgsProblem,
     webhookListen: flags.webhookListen,
     targetFlags: {
       image: flags.image,

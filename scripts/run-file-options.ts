@@ -10,7 +10,8 @@ import path from "node:path";
 import { InvalidArgumentError, type Command, type Option } from "commander";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import type { EnvironmentRails } from "../lib/harness/plan/environment-rails.ts";
-import { readRunFile, resolveRunFile } from "../lib/harness/run-file/read-run-file.ts";
+import { readRunFile } from "../lib/harness/run-file/read-run-file.ts";
+import { resolveRunFile } from "../lib/harness/run-file/resolve-run-file.ts";
 
 /** What the run file decided beyond plain option values. */
 export interface AppliedRunFile {

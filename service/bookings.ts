@@ -18,12 +18,15 @@ import {
   type InventorySnapshot,
   type WebhookEventType,
 } from "../lib/contract/index.ts";
-import { money, type ProductType } from "./catalogue.ts";
-import { formatDay } from "./dates.ts";
+import { money, type ProductType } from "../lib/reference/catalogue.ts";
+import { formatDay } from "../lib/reference/dates.ts";
 import { HttpError } from "./http.ts";
-import { categoriesOf, type Slot } from "./inventory.ts";
+import { categoriesOf, type Inventory, type Slot } from "../lib/reference/inventory.ts";
+import type { VirtualClock } from "./clock.ts";
+import type { DefectSwitchboard } from "./defects/index.ts";
+import type { ServiceOptions } from "./options.ts";
+import type { VariationSwitchboard } from "./variations/index.ts";
 import type { Partner } from "./partners.ts";
-import type { ServiceState } from "./state.ts";
 import type { Webhooks } from "./webhooks.ts";
 
 /** Virtual seconds until the supplier approves or rejects a `waiting` booking. */
@@ -92,12 +95,27 @@ export class BookingStore {
   }
 }
 
+/**
+ * What bookings read of the service state (ServiceState, which owns the BookingService, is one): declared here so
+ * state.ts is not imported back. Read through on every use, since a reset replaces the inventory.
+ */
+export interface BookingState {
+  readonly inventory: Inventory;
+  readonly clock: VirtualClock;
+  readonly options: Pick<ServiceOptions, "holdSeconds">;
+  readonly defects: DefectSwitchboard;
+  readonly variations: VariationSwitchboard;
+  now(): number;
+  today(): number;
+  newUuid(): string;
+}
+
 export class BookingService {
-  readonly #state: ServiceState;
+  readonly #state: BookingState;
   readonly #webhooks: Webhooks;
   readonly store = new BookingStore();
 
-  constructor(state: ServiceState, webhooks: Webhooks) {
+  constructor(state: BookingState, webhooks: Webhooks) {
     this.#state = state;
     this.#webhooks = webhooks;
   }

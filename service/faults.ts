@@ -1,11 +1,29 @@
 /**
  * The one validator of fault rules: the body of PUT /__control/faults and the value of the `--faults` start flag
  * (service/options.ts) both go through parseFaults, so a rule the control API refuses cannot slip in at start.
- * Light on purpose (no state, no listeners): options.ts, which the harness imports to check --service-args, uses it.
+ * Light on purpose (no state, no listeners): options.ts, which the harness command loads to check --service-args
+ * (scripts/run-command.ts), uses it. It also owns the rule types the service state keeps.
  */
 import { ENDPOINT_NAMES, isRecord } from "../lib/contract/index.ts";
 import { badRequest } from "./http.ts";
-import type { FaultConfig, FaultRule } from "./state.ts";
+
+export interface FaultRule {
+  /** Added latency in ms before the handler runs. */
+  latencyMs: number;
+  /** Share of requests (0..1) answered 500 internal_error. */
+  errorRate: number;
+  /**
+   * 1 to 10; 1 = no change. The request takes this many times as long as it otherwise would: the time from just
+   * before the latencyMs delay until the reply is ready (handler included) is waited once more times (factor - 1).
+   */
+  latencyFactor: number;
+}
+
+export interface FaultConfig {
+  default: FaultRule;
+  /** Per endpoint name of lib/contract ENDPOINTS. */
+  routes: Record<string, FaultRule>;
+}
 
 /** Bounds of a rule's fields (FAULT_RULE in lib/contract/test-hooks.ts states the same). */
 export const FAULT_LIMITS = {

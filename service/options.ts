@@ -13,9 +13,9 @@ import {
 } from "../lib/contract/index.ts";
 import { DEFECT_NAMES, isDefectName, type DefectName } from "./defects/index.ts";
 import { isVariationName, VARIATION_NAMES, type VariationName } from "./variations/index.ts";
-import { parseFaults } from "./faults.ts";
+import { parseFaults, type FaultConfig } from "./faults.ts";
 import { HttpError } from "./http.ts";
-import type { FaultConfig } from "./state.ts";
+import { DEFAULT_PRODUCTS, DEFAULT_SEED } from "../lib/reference/catalogue.ts";
 
 /** `all`: every control path of the reference service; `required`: only the hooks docs/contract-gaps.md requires. */
 export const HOOK_MODES = ["all", "required"] as const;
@@ -69,8 +69,8 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   port: 8080,
   controlPort: 8081,
   controlToken: "dev-control-token",
-  seed: 1,
-  products: 200,
+  seed: DEFAULT_SEED,
+  products: DEFAULT_PRODUCTS,
   rateLimit: RATE_LIMIT.limit,
   rateWindowSeconds: RATE_LIMIT.windowSeconds,
   rateAlgorithm: "fixed-window",
@@ -298,4 +298,21 @@ export function parseServiceArgs(argv: readonly string[], env: Readonly<Record<s
     else if (fromEnv !== undefined && fromEnv !== "") raw[key] = fromEnv;
   }
   return resolveOptions(raw);
+}
+
+/**
+ * What is wrong with these start flags and what to do, or undefined when they are good: parseServiceArgs for a
+ * caller that only checks them (the harness, before it starts the service or its container).
+ */
+export function serviceArgsProblem(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { what: string; fix: string } | undefined {
+  try {
+    parseServiceArgs(argv, env);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof OptionsError)) throw error;
+    return { what: error.what, fix: error.fix };
+  }
 }

@@ -1,7 +1,7 @@
 /** Partners (API keys): seeded deterministically, changed through PUT /__control/partners/{apiKey}. */
 import { createHash } from "node:crypto";
 import { DEFAULT_KEY_PREFIX } from "./options.ts";
-import { hash, uuidFrom } from "./rng.ts";
+import { hash, uuidFrom } from "../lib/reference/rng.ts";
 
 export const SEEDED_PARTNER_COUNT = 40;
 

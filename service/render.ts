@@ -9,8 +9,8 @@ import {
   type Language,
   type Product,
   type ProductType,
-} from "./catalogue.ts";
-import { formatDay } from "./dates.ts";
+} from "../lib/reference/catalogue.ts";
+import { formatDay } from "../lib/reference/dates.ts";
 import { link } from "./http.ts";
 
 export const IMAGE_BASE_URL = "https://images.atd.example/";

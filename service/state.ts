@@ -1,35 +1,18 @@
 /** Everything the service knows, in one object: catalogue, inventory, partners, bookings, clock, limiter, switches. */
 import { randomBytes, randomUUID } from "node:crypto";
-import { generateCatalogue, type Catalogue, type Product } from "./catalogue.ts";
+import { generateCatalogue, type Catalogue, type Product } from "../lib/reference/catalogue.ts";
 import { VirtualClock } from "./clock.ts";
-import { dayOf } from "./dates.ts";
+import { dayOf } from "../lib/reference/dates.ts";
 import { DefectSwitchboard } from "./defects/index.ts";
 import { VariationSwitchboard } from "./variations/index.ts";
-import { Inventory } from "./inventory.ts";
+import { Inventory } from "../lib/reference/inventory.ts";
 import type { ServiceOptions } from "./options.ts";
 import { seedPartners, type Partner } from "./partners.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { Prng, uuidV7 } from "./rng.ts";
+import { Prng, uuidV7 } from "../lib/reference/rng.ts";
 import { BookingService } from "./bookings.ts";
 import { Webhooks } from "./webhooks.ts";
-
-export interface FaultRule {
-  /** Added latency in ms before the handler runs. */
-  latencyMs: number;
-  /** Share of requests (0..1) answered 500 internal_error. */
-  errorRate: number;
-  /**
-   * 1 to 10; 1 = no change. The request takes this many times as long as it otherwise would: the time from just
-   * before the latencyMs delay until the reply is ready (handler included) is waited once more times (factor - 1).
-   */
-  latencyFactor: number;
-}
-
-export interface FaultConfig {
-  default: FaultRule;
-  /** Per endpoint name of lib/contract ENDPOINTS. */
-  routes: Record<string, FaultRule>;
-}
+import type { FaultConfig } from "./faults.ts";
 
 export const NO_FAULTS: FaultConfig = { default: { latencyMs: 0, errorRate: 0, latencyFactor: 1 }, routes: {} };
 

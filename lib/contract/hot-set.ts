@@ -9,20 +9,7 @@
  * extension discovers and picks the hot set and hands it to the alternatives scenario (ATD_HOT_SET), which picks it
  * the same way itself only when it runs without churn. Runtime-neutral (k6 and Node).
  */
-import type { WalkPlan } from "./product-type-discovery.ts";
-
-export interface ControlProductType {
-  uuid: string;
-  productUuid: string;
-  available: boolean;
-  timeslots: string[];
-  instantConfirmation: boolean;
-  daysInAdvance: number;
-  minPax: number;
-  maxPax: number;
-  categories: string[];
-  requiredOptions: { uuid: string; type: string; values: string[] }[];
-}
+import type { ControlProductType, WalkPlan } from "./product-type-discovery.ts";
 
 /** Where in the catalogue each user starts, as a share of the products (or of the hook's product-type list). */
 export const HOT_SET_START = 0.45;
@@ -62,31 +49,3 @@ export const INVARIANTS_WALK: WalkPlan = {
   direction: "forward",
   enough: (found) => pickInvariantTypes(found).length >= INVARIANT_TYPES,
 };
-
-/** Parses the discovery hook's product-type list (or ATD_HOT_SET) leniently (unknown fields ignored). */
-export function parseControlProductTypes(data: unknown): ControlProductType[] {
-  if (!Array.isArray(data)) return [];
-  const out: ControlProductType[] = [];
-  for (const raw of data as unknown[]) {
-    if (typeof raw !== "object" || raw === null) continue;
-    const t = raw as Record<string, unknown>;
-    const options = Array.isArray(t.requiredOptions) ? (t.requiredOptions as Record<string, unknown>[]) : [];
-    out.push({
-      uuid: String(t.uuid),
-      productUuid: String(t.productUuid),
-      available: t.available === true,
-      timeslots: Array.isArray(t.timeslots) ? t.timeslots.map(String) : [],
-      instantConfirmation: t.instantConfirmation === true,
-      daysInAdvance: Number(t.daysInAdvance) || 0,
-      minPax: Number(t.minPax) || 1,
-      maxPax: Number(t.maxPax) || 1,
-      categories: Array.isArray(t.categories) ? t.categories.map(String) : ["adults"],
-      requiredOptions: options.map((o) => ({
-        uuid: String(o.uuid),
-        type: String(o.type),
-        values: Array.isArray(o.values) ? o.values.map(String) : [],
-      })),
-    });
-  }
-  return out;
-}

@@ -13,7 +13,47 @@
  * WalkRequest and is resumed with its WalkAnswer. Runtime-neutral (k6 and Node); imports only lib/contract.
  */
 import { isRecord } from "./index.ts";
-import { parseControlProductTypes, type ControlProductType } from "./hot-set.ts";
+
+export interface ControlProductType {
+  uuid: string;
+  productUuid: string;
+  available: boolean;
+  timeslots: string[];
+  instantConfirmation: boolean;
+  daysInAdvance: number;
+  minPax: number;
+  maxPax: number;
+  categories: string[];
+  requiredOptions: { uuid: string; type: string; values: string[] }[];
+}
+
+/** Parses the discovery hook's product-type list (or ATD_HOT_SET) leniently (unknown fields ignored). */
+export function parseControlProductTypes(data: unknown): ControlProductType[] {
+  if (!Array.isArray(data)) return [];
+  const out: ControlProductType[] = [];
+  for (const raw of data as unknown[]) {
+    if (typeof raw !== "object" || raw === null) continue;
+    const t = raw as Record<string, unknown>;
+    const options = Array.isArray(t.requiredOptions) ? (t.requiredOptions as Record<string, unknown>[]) : [];
+    out.push({
+      uuid: String(t.uuid),
+      productUuid: String(t.productUuid),
+      available: t.available === true,
+      timeslots: Array.isArray(t.timeslots) ? t.timeslots.map(String) : [],
+      instantConfirmation: t.instantConfirmation === true,
+      daysInAdvance: Number(t.daysInAdvance) || 0,
+      minPax: Number(t.minPax) || 1,
+      maxPax: Number(t.maxPax) || 1,
+      categories: Array.isArray(t.categories) ? t.categories.map(String) : ["adults"],
+      requiredOptions: options.map((o) => ({
+        uuid: String(o.uuid),
+        type: String(o.type),
+        values: Array.isArray(o.values) ? o.values.map(String) : [],
+      })),
+    });
+  }
+  return out;
+}
 
 /** The products list's largest page (docs/contract-gaps.md, Lists and pagination: per_page at most 100). */
 export const WALK_PAGE_SIZE = 100;

@@ -4,7 +4,7 @@
  * public catalogue with the run's keys in turn (a 429 is waited out by PartnerApi).
  */
 import { HOOK_ABSENT_STATUSES } from "../contract/hook-failure.ts";
-import type { ControlProductType } from "../contract/hot-set.ts";
+import type { ControlProductType } from "../contract/product-type-discovery.ts";
 import {
   candidatesFromHook,
   walkCatalogue,

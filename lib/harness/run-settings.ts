@@ -11,7 +11,6 @@ import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
 import { capacityScenario, profileNamed } from "../contract/profiles.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../contract/slo.ts";
 import { DEFAULT_TRAFFIC_MODEL, mergeTrafficModel, type TrafficModel } from "../contract/traffic-model.ts";
-import { OptionsError, parseServiceArgs } from "../../service/options.ts";
 import { readChaosFile, type ChaosPlan } from "./chaos/chaos-file.ts";
 import { CHURN_CONFIG_ADVICE, ChurnConfigError, parseChurnConfig, type ChurnConfig } from "./churn/config.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
@@ -68,6 +67,8 @@ export interface RunSettingsInput {
   chaosFile: string | undefined;
   rateWindow: string | undefined;
   serviceArgs: string | undefined;
+  /** How --service-args are checked: by the service's own parser (scripts/run-command.ts hands it in). */
+  serviceArgsCheck: ServiceArgsCheck;
   /** --alternatives-keys: keys with the alternatives feature (runs without test hooks). */
   alternativesKeysFile?: string | undefined;
   /** The alternatives keys themselves, from the run file's secret source. */
@@ -280,17 +281,28 @@ export function checkRateWindow(value: string | undefined): void {
   }
 }
 
+/**
+ * The service's own check of its start flags (and ATD_SERVICE_* environment): what is wrong and what to do, or
+ * undefined when they are good. Handed in by the command (service/options.ts's serviceArgsProblem) rather than
+ * imported, since lib/harness imports nothing of the service; asking the service program instead (a Node process of
+ * about a second) would slow every run that sets --service-args.
+ */
+export type ServiceArgsCheck = (
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+) => { what: string; fix: string } | undefined;
+
 /** --service-args, parsed as the embedded service and the container will parse them (service/options.ts). */
-export function checkServiceArgs(target: RunSettingsInput["target"], value: string | undefined): string[] {
+export function checkServiceArgs(
+  target: RunSettingsInput["target"],
+  value: string | undefined,
+  check: ServiceArgsCheck,
+): string[] {
   const args = value?.split(/\s+/).filter((a) => a.length > 0) ?? [];
   if (target === "url" || args.length === 0) return args;
-  try {
-    // The embedded service inherits the harness's environment (ATD_SERVICE_*); the container gets only the flags.
-    parseServiceArgs(args, target === "embedded" ? process.env : {});
-  } catch (error) {
-    if (!(error instanceof OptionsError)) throw error;
-    refuse(`Failed to read --service-args "${value ?? ""}": ${error.what}. Please ${error.fix}.`);
-  }
+  // The embedded service inherits the harness's environment (ATD_SERVICE_*); the container gets only the flags.
+  const problem = check(args, target === "embedded" ? process.env : {});
+  if (problem) refuse(`Failed to read --service-args "${value ?? ""}": ${problem.what}. Please ${problem.fix}.`);
   return args;
 }
 
@@ -611,7 +623,7 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
   checkDuration(input);
   checkRateWindow(input.rateWindow);
   parseListen(input.webhookListen);
-  const serviceArgs = checkServiceArgs(input.target, input.serviceArgs);
+  const serviceArgs = checkServiceArgs(input.target, input.serviceArgs, input.serviceArgsCheck);
   const targetSpec = await readTargetSpec(input, serviceArgs);
   const sloFile = resolve(input.sloFile);
   const trafficFile = resolve(input.trafficFile);

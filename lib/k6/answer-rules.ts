@@ -302,7 +302,7 @@ export function hasMoney(record: Record<string, unknown>, key: string): boolean 
   return !isRecord(money) || Object.keys(money).length > 0;
 }
 
-/** The reference's weekday format (service/dates.ts): the English name, by JavaScript's getUTCDay(). */
+/** The reference's weekday format (lib/reference/dates.ts): the English name, by JavaScript's getUTCDay(). */
 const WEEKDAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 
 /**

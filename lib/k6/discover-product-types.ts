@@ -3,7 +3,7 @@
  * when it answers, else the walk of the public catalogue, its requests spread over the run's keys and tagged
  * phase=setup (out of the per-endpoint figures). Call it from setup(): once per run, not per VU.
  */
-import type { ControlProductType } from "../contract/hot-set.ts";
+import type { ControlProductType } from "../contract/product-type-discovery.ts";
 import type { ApiClient } from "./client.ts";
 import type { HooksClient } from "./hooks-client.ts";
 import {

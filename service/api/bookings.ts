@@ -8,8 +8,8 @@ import {
 } from "../../lib/contract/index.ts";
 import { BOOKING_REQUEST_LIMITS } from "../../lib/contract/reference-values.ts";
 import { bookingTotal, quantity, type Booking } from "../bookings.ts";
-import { parseDay } from "../dates.ts";
-import { CATEGORY_NAMES } from "../inventory.ts";
+import { parseDay } from "../../lib/reference/dates.ts";
+import { CATEGORY_NAMES } from "../../lib/reference/inventory.ts";
 import { HttpError, badRequest, invalidData, link, notFound, parseJsonObject, type Reply } from "../http.ts";
 import { formatDay, iso } from "../render.ts";
 import { findProductType } from "./catalogue.ts";

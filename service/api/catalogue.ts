@@ -10,9 +10,9 @@ import {
   type Language,
   type Product,
   type ProductType,
-} from "../catalogue.ts";
+} from "../../lib/reference/catalogue.ts";
 import { HttpError, badRequest, link, notFound, type Reply } from "../http.ts";
-import { hash } from "../rng.ts";
+import { hash } from "../../lib/reference/rng.ts";
 import {
   IMAGE_BASE_URL,
   pickFields,

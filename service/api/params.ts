@@ -4,8 +4,8 @@
  */
 import { PAGINATION, type Link, type Pagination } from "../../lib/contract/index.ts";
 import { LANGUAGES } from "../../lib/contract/reference-values.ts";
-import type { Language } from "../catalogue.ts";
-import { parseDay } from "../dates.ts";
+import type { Language } from "../../lib/reference/catalogue.ts";
+import { parseDay } from "../../lib/reference/dates.ts";
 import { badRequest, link } from "../http.ts";
 import type { ServiceState } from "../state.ts";
 

@@ -1,10 +1,10 @@
 /** Price calendar and the single-date result (spec 2.5, 2.6, 4.2): computed from live inventory, never cached. */
 import { PRICE_CALENDAR_MAX_MONTHS } from "../../lib/contract/index.ts";
-import type { ProductType } from "../catalogue.ts";
+import type { ProductType } from "../../lib/reference/catalogue.ts";
 import { staleSingleDate } from "../defects/conformance-single-date-stale.ts";
-import { addMonths, formatDay, parseDay, weekday } from "../dates.ts";
+import { addMonths, formatDay, parseDay, weekday } from "../../lib/reference/dates.ts";
 import { badRequest, link, type Reply } from "../http.ts";
-import { uuidFrom } from "../rng.ts";
+import { uuidFrom } from "../../lib/reference/rng.ts";
 import { renderOptions, renderPrices } from "../render.ts";
 import type { ServiceState } from "../state.ts";
 import { findProductType } from "./catalogue.ts";

@@ -1,12 +1,12 @@
 /** Control routes over inventory, catalogue changes, bookings (supplier side) and the event ledger. */
 import { INVENTORY_RANGE_MAX_DAYS, isRecord, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { bookingDetail } from "../api/bookings.ts";
-import type { Product, ProductType } from "../catalogue.ts";
-import { formatDay, parseDay } from "../dates.ts";
+import type { Product, ProductType } from "../../lib/reference/catalogue.ts";
+import { formatDay, parseDay } from "../../lib/reference/dates.ts";
 import { badRequest, defineRoute, notFound, type Route } from "../http.ts";
-import { CATEGORY_NAMES, categoriesOf, type Caps } from "../inventory.ts";
+import { CATEGORY_NAMES, categoriesOf, type Caps } from "../../lib/reference/inventory.ts";
 import type { ServiceState } from "../state.ts";
-import { ok, type ControlHandler, type ControlContext } from "./server.ts";
+import { ok, type ControlHandler, type ControlContext } from "./control-handler.ts";
 
 function productType(state: ServiceState, uuid: string | undefined): ProductType {
   const t = state.catalogue.productTypesByUuid.get(uuid ?? "");

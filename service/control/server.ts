@@ -31,25 +31,12 @@ import type { ServiceState } from "../state.ts";
 import { parseFaults } from "../faults.ts";
 import { errorReply } from "../api/server.ts";
 import { extraControlRoutes } from "./routes.ts";
+import { ok, type ControlHandler } from "./control-handler.ts";
 import { answeredMethods } from "./hook-mode.ts";
 import { checkQuery, leaveOptionalFieldsOut, refuseUnknownKeys } from "./hook-document.ts";
 import { hookOf } from "../../lib/contract/hook-of.ts";
 import { TEST_HOOKS_DOCUMENT_PATH } from "../../lib/contract/openapi.ts";
 import { testHooksDocumentReply } from "../openapi.ts";
-
-export interface ControlContext {
-  state: ServiceState;
-  metrics: Metrics;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body: Record<string, unknown>;
-}
-
-export type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
-
-export function ok(data: unknown, status = 200): Reply {
-  return { status, body: { data } };
-}
 
 function num(value: unknown, name: string, min: number, max: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {

@@ -7,7 +7,7 @@ import { expectedAlternatives } from "../../lib/contract/alternatives.ts";
 import { addDays, utcMs } from "../../lib/contract/dates.ts";
 import { weekdayOf } from "../../lib/k6/answer-rules.ts";
 import { addMonths as addMonthsText } from "../../lib/k6/conformance/catalogue-rules.ts";
-import { DAY_MS, addMonths, formatDay, parseDay, weekday } from "../../service/dates.ts";
+import { DAY_MS, addMonths, formatDay, parseDay, weekday } from "../../lib/reference/dates.ts";
 
 /** Dates at the edges of the two-digit years, with the weekday of the proleptic Gregorian calendar. */
 const DATES: readonly [date: string, weekday: string][] = [

@@ -11,7 +11,7 @@ import {
 import { SeatPlan } from "../../lib/contract/seat-plan.ts";
 import { DEFAULT_CHURN, parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import { churnSchedule, type ChurnChange } from "../../lib/harness/churn/schedule.ts";
-import type { ControlProductType } from "../../lib/contract/hot-set.ts";
+import type { ControlProductType } from "../../lib/contract/product-type-discovery.ts";
 
 const type = (uuid: string, timeslots: string[], maxPax = 8): ControlProductType => ({
   uuid,

@@ -4,7 +4,7 @@ import { judgeAccuracy, explainedByChurn, ACCURACY_CHECKS } from "../../lib/harn
 import { DEFAULT_CHURN, parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import type { ChurnLogEntry } from "../../lib/harness/churn/log.ts";
 import { churnSchedule } from "../../lib/harness/churn/schedule.ts";
-import type { ControlProductType } from "../../lib/contract/hot-set.ts";
+import type { ControlProductType } from "../../lib/contract/product-type-discovery.ts";
 import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 
 const type = (uuid: string, timeslots: string[]): ControlProductType => ({

@@ -41,6 +41,22 @@ describe("layer imports", () => {
       'import { ApiClient } from "../k6/client.ts";\nexport const c = ApiClient;\n',
       /nothing of lib\/k6/,
     ],
+    [
+      "lib/harness/wrong.ts",
+      'import { DEFAULT_OPTIONS } from "../../service/options.ts";\nexport const o = DEFAULT_OPTIONS;\n',
+      /nothing of service/,
+    ],
+    [
+      "lib/k6/wrong.ts",
+      'import { generateCatalogue } from "../reference/catalogue.ts";\nexport const g = generateCatalogue;\n',
+      /reference/,
+    ],
+    [
+      "lib/reference/wrong.ts",
+      'import { parseServiceArgs } from "../../service/options.ts";\nexport const p = parseServiceArgs;\n',
+      /imports only lib\/contract/,
+    ],
+    ["lib/reference/wrong.ts", 'import { randomUUID } from "node:crypto";\nexport const r = randomUUID;\n', /pure/],
   ])("should refuse in %s: %s", async (file, code, message) => {
     const errors = await importErrors(file, code);
     expect(errors.length).toBeGreaterThan(0);
@@ -51,6 +67,8 @@ describe("layer imports", () => {
     ["lib/k6/right.ts", 'import { ENDPOINT_NAMES } from "../contract/index.ts";\nexport const n = ENDPOINT_NAMES;\n'],
     ["lib/harness/right.ts", 'import { PROFILES } from "../contract/profiles.ts";\nexport const p = PROFILES;\n'],
     ["lib/harness/right.ts", 'import { runK6 } from "./k6-runner.ts";\nexport const r = runK6;\n'],
+    ["lib/harness/right.ts", 'import { Inventory } from "../reference/inventory.ts";\nexport const i = Inventory;\n'],
+    ["lib/reference/right.ts", 'import { utcMs } from "../contract/dates.ts";\nexport const u = utcMs;\n'],
   ])("should accept in %s: %s", async (file, code) => {
     expect(await importErrors(file, code)).toEqual([]);
   });

@@ -10,7 +10,6 @@ import {
   INVARIANTS_WALK,
   pickHotSet,
   pickInvariantTypes,
-  type ControlProductType,
 } from "../../lib/contract/hot-set.ts";
 import {
   CatalogueWalkError,
@@ -22,6 +21,7 @@ import {
   walkOrder,
   type WalkAnswer,
   type WalkPlan,
+  type ControlProductType,
   type WalkRequest,
 } from "../../lib/contract/product-type-discovery.ts";
 import { WEBHOOKS_WALK, pickWebhookTypes } from "../../lib/k6/webhooks/sample.ts";

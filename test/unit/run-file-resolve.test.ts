@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT, HarnessError } from "../../lib/harness/exit-codes.ts";
 import { isTrackedByGit } from "../../lib/harness/run-file/git-tracked.ts";
-import { readRunFile, resolveRunFile, type RunFileChoice } from "../../lib/harness/run-file/read-run-file.ts";
+import { readRunFile } from "../../lib/harness/run-file/read-run-file.ts";
+import { resolveRunFile, type RunFileChoice } from "../../lib/harness/run-file/resolve-run-file.ts";
 
 let dir: string;
 

@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { readRunFile, resolveRunFile, type RunFile } from "../../lib/harness/run-file/read-run-file.ts";
+import { readRunFile } from "../../lib/harness/run-file/read-run-file.ts";
+import { resolveRunFile } from "../../lib/harness/run-file/resolve-run-file.ts";
+import type { RunFile } from "../../lib/harness/run-file/run-file.ts";
 import { starterRunFile } from "../../lib/harness/run-file/starter-run-file.ts";
 
 let dir: string;

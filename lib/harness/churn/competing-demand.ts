@@ -11,7 +11,7 @@
  * the spec leaves to the target's own time, not at the cancel itself.
  */
 import { ENDPOINTS, HEADERS, fillPath, isRecord } from "../../contract/index.ts";
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { SeatPlan, type SeatBudget } from "../../contract/seat-plan.ts";
 import { CHURN_KINDS, type ChurnConfig, type ChurnKind } from "./config.ts";
 import type { AvailabilityShown } from "./log.ts";

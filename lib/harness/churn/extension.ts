@@ -15,13 +15,13 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRecord, todayUtc } from "../../contract/index.ts";
-import { HOT_SET_WALK, pickHotSet, type ControlProductType } from "../../contract/hot-set.ts";
+import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { harnessErrorOf } from "../hook-failures.ts";
 import { HookAnswerError, HookStatusError, type HooksClient } from "../hooks/hooks-client.ts";
 import { PartnerApiUnreachableError } from "../hooks/partner-api.ts";
-import { CatalogueWalkError } from "../../contract/product-type-discovery.ts";
+import { CatalogueWalkError, type ControlProductType } from "../../contract/product-type-discovery.ts";
 import {
   extensionVerdict,
   type ExtensionStart,

@@ -3,7 +3,7 @@
  * seed, same targets, same configuration -> same changes at the same offsets). The driver (extension.ts) applies it.
  */
 import { addDays } from "../../contract/index.ts";
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { CHURN_KINDS, type ChurnConfig, type ChurnKind } from "./config.ts";
 
 export interface ChurnChange {

@@ -6,7 +6,7 @@
 import { AbstractWaitStrategy } from "testcontainers/build/wait-strategies/wait-strategy.js";
 import type { WaitStrategy } from "testcontainers";
 import { throwIfInterrupted } from "../interrupt.ts";
-import { describeFetchError } from "../targets/url-target.ts";
+import { describeFetchError } from "../describe-fetch-error.ts";
 import { exitCodeOf } from "./exit-code-of.ts";
 import { NotReadyError } from "./not-ready-error.ts";
 

@@ -26,7 +26,7 @@ import { hookOf } from "../../contract/hook-of.ts";
 import { testHooksDocument } from "../../contract/openapi.ts";
 import { AnswerValidator } from "../openapi-validation.ts";
 import { monotonicNow } from "../monotonic-now.ts";
-import { describeFetchError } from "../targets/url-target.ts";
+import { describeFetchError } from "../describe-fetch-error.ts";
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -4,7 +4,7 @@
  * since the six catalogue GETs share one allowance per key.
  */
 import { ENDPOINTS, HEADERS, fillPath, isErrorEnvelope, isRecord, type EndpointName } from "../../contract/index.ts";
-import { describeFetchError } from "../targets/url-target.ts";
+import { describeFetchError } from "../describe-fetch-error.ts";
 import type { Exchange } from "./hooks-client.ts";
 
 const TIMEOUT_MS = 10_000;

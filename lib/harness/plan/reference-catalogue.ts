@@ -2,12 +2,13 @@
  * The catalogue facts of the reference service (the embedded target), read from its own seeded catalogue and
  * inventory instead of asked over HTTP: the same seed and size give the same catalogue, so a dry run knows what the
  * setup walk will read and how many of a booker's dates are open without sending anything. Bookings made during the
- * run take seats and are not foreseen: the figures are those of an untouched inventory.
+ * run take seats and are not foreseen: the figures are those of an untouched inventory. The seeded world comes from
+ * lib/reference, which the service is built on too, never from service/ (lib/harness imports nothing of the service:
+ * eslint.config.js).
  */
-import { generateCatalogue, type ProductType } from "../../../service/catalogue.ts";
-import { DAY_MS, dayOf } from "../../../service/dates.ts";
-import { Inventory } from "../../../service/inventory.ts";
-import { DEFAULT_OPTIONS } from "../../../service/options.ts";
+import { DEFAULT_PRODUCTS, DEFAULT_SEED, generateCatalogue, type ProductType } from "../../reference/catalogue.ts";
+import { DAY_MS, dayOf } from "../../reference/dates.ts";
+import { Inventory } from "../../reference/inventory.ts";
 import { SAMPLE, type CatalogueFacts } from "./request-estimate.ts";
 
 /** Dates a booker's single-date check moves over (lib/k6/traffic/journeys.ts: n % 20 days past the lead time). */
@@ -28,8 +29,8 @@ export function referenceCatalogueFacts(
   service: { seed?: number; products?: number } = {},
   nowMs: number = Date.now(),
 ): CatalogueFacts {
-  const seed = service.seed ?? DEFAULT_OPTIONS.seed;
-  const size = service.products ?? DEFAULT_OPTIONS.products;
+  const seed = service.seed ?? DEFAULT_SEED;
+  const size = service.products ?? DEFAULT_PRODUCTS;
   const today = dayOf(nowMs);
   const catalogue = generateCatalogue(seed, size, today);
   const inventory = new Inventory(seed);

@@ -45,8 +45,8 @@ export interface CatalogueFacts {
 }
 
 /**
- * Without a look at the target: the reference service's seeding rules (service/catalogue.ts: 1 + hash % 5 types per
- * product, 4 in 10 types timeslotted, 7 in 10 instant; service/inventory.ts: 8 in 100 slots sold out, so a
+ * Without a look at the target: the reference service's seeding rules (lib/reference/catalogue.ts: 1 + hash % 5 types per
+ * product, 4 in 10 types timeslotted, 7 in 10 instant; lib/reference/inventory.ts: 8 in 100 slots sold out, so a
  * timeslotted day with its ~5 slots is practically never sold out) as expectations, with 200 products.
  */
 export const ASSUMED_CATALOGUE: CatalogueFacts = {

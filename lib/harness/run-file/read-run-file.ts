@@ -10,6 +10,7 @@ import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { FileTextError, yamlDocumentData } from "../parse-file-text.ts";
 import { closest, dotted, type RunFilePath } from "./run-file-names.ts";
+import type { RunFile, RunFileContent } from "./run-file.ts";
 import {
   RUN_FILE_RAILS,
   RUN_FILE_SECRET_SETTINGS,
@@ -22,29 +23,6 @@ import {
 } from "./run-file-schema.ts";
 
 export type { RunFilePath } from "./run-file-names.ts";
-export { resolveRunFile, type ResolvedRunFile, type RunFileChoice, type RunFileValues } from "./resolve-run-file.ts";
-
-/** The settings of one part of the file (defaults, an environment, a scenario), as written. */
-export type RunFileSettings = Readonly<Record<string, unknown>>;
-
-export interface RunFileContent {
-  readonly version: 1;
-  readonly run?: { readonly scenarios?: readonly string[]; readonly environment?: string };
-  readonly defaults?: RunFileSettings;
-  readonly environments: Readonly<Record<string, RunFileSettings>>;
-  readonly scenarios?: Readonly<Record<string, RunFileSettings>>;
-}
-
-/** A run file read and checked against the schema. */
-export interface RunFile {
-  /** The file as it was given: how messages name it. */
-  readonly file: string;
-  /** Its folder, absolute: relative paths in it are relative to this. */
-  readonly dir: string;
-  readonly content: RunFileContent;
-  /** "harness.yaml:14:7": where a node is (or its nearest ancestor that is written in the file). */
-  where(path: RunFilePath): string;
-}
 
 const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(runFileSchema());
 

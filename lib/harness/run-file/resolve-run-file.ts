@@ -12,7 +12,7 @@ import { CapacityRatesError, parseCapacityRates } from "../../contract/profiles.
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import type { EnvironmentRails } from "../plan/environment-rails.ts";
 import { isTrackedByGit } from "./git-tracked.ts";
-import type { RunFile, RunFileSettings } from "./read-run-file.ts";
+import type { RunFile, RunFileSettings } from "./run-file.ts";
 import { closest, dotted, type RunFilePath } from "./run-file-names.ts";
 import {
   RUN_FILE_INLINE_SETTINGS,

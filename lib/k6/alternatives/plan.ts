@@ -9,7 +9,7 @@
  */
 import { addDays } from "../../contract/index.ts";
 import type { SlotChange } from "./inventory.ts";
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 
 export const BLOCK_DAYS = 12;
 /** Days shaped after the requested date: the widest look-ahead a wrong service might scan (10) is covered. */

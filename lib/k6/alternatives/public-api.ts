@@ -33,7 +33,8 @@ import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { harnessClient, partnerClient, setupClient } from "../partner.ts";
 import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
-import { HOT_SET_WALK, pickHotSet, type ControlProductType } from "../../contract/hot-set.ts";
+import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { planFor, type Plan } from "./plan.ts";
 import {
   ALTERNATIVES_CHECKS as C,

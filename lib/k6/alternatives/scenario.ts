@@ -12,7 +12,8 @@ import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-cli
 import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
-import { HOT_SET_WALK, parseControlProductTypes, pickHotSet, type ControlProductType } from "../../contract/hot-set.ts";
+import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
+import { parseControlProductTypes, type ControlProductType } from "../../contract/product-type-discovery.ts";
 import { planFor, type Plan } from "./plan.ts";
 import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import {

@@ -7,7 +7,7 @@
 import http from "k6/http";
 import { HEADERS, isRecord } from "../../contract/index.ts";
 import type { ConformanceRule } from "../../contract/conformance-rules.ts";
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import type { ApiClient, ApiResponse } from "../client.ts";
 import type { K6Config } from "../config.ts";
 

@@ -3,7 +3,7 @@
  * they book and the operations they invoke, each logged to the history (history.ts). The modes differ only in how a
  * slot is prepared before a flow (capacity set by a hook, or the slot checked bookable) and in the race.
  */
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import type { BookingCall, CallResult } from "./history.ts";
 
 export function bookingBody(type: ControlProductType, date: string, reference: string, adults = 1) {

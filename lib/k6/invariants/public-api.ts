@@ -9,7 +9,8 @@
  */
 import { sleep } from "k6";
 import { addDays, isRecord, todayUtc } from "../../contract/index.ts";
-import { pickInvariantTypes, INVARIANTS_WALK, type ControlProductType } from "../../contract/hot-set.ts";
+import { pickInvariantTypes, INVARIANTS_WALK } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import type { ApiClient } from "../client.ts";

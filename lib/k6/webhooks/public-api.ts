@@ -6,7 +6,7 @@
  * run does not own would hold those seats for five days.
  */
 import { addDays, todayUtc, type BookingRequest } from "../../contract/index.ts";
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { checkResponse, expectThat } from "../checks.ts";
 import type { ApiClient } from "../client.ts";
 import type { K6Config } from "../config.ts";

@@ -3,7 +3,7 @@
  * the end of the catalogue, walking back: the load scenarios sample its beginning, and the changes made here must
  * not break them. Runtime-neutral.
  */
-import type { ControlProductType } from "../../contract/hot-set.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import type { WalkPlan } from "../../contract/product-type-discovery.ts";
 
 export interface WebhookTypes {

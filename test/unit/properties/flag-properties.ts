@@ -22,6 +22,7 @@ import {
   parseWaitLog,
 } from "../../../lib/harness/run-settings.ts";
 import { parseListen } from "../../../lib/harness/webhooks/listen-address.ts";
+import { serviceArgsProblem } from "../../../service/options.ts";
 import {
   capacityRates,
   cpus,
@@ -110,7 +111,12 @@ const SETTINGS_CHECKS: [string, fc.Arbitrary<string>, (text: string) => unknown,
   ["--wait-http", flagText, parseWaitHttp, (r: { path: string }) => r.path.startsWith("/")],
   ["--wait-log", flagText, parseWaitLog, () => true],
   ["--container-env", flagText, parseEnvAssignment, (kv: [string, string]) => /^[A-Za-z_]\w*$/.test(kv[0])],
-  ["--service-args", serviceArgs, (t) => checkServiceArgs("embedded", t), (args: string[]) => Array.isArray(args)],
+  [
+    "--service-args",
+    serviceArgs,
+    (t) => checkServiceArgs("embedded", t, serviceArgsProblem),
+    (args: string[]) => Array.isArray(args),
+  ],
   [
     "--duration",
     flagText,

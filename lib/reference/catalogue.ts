@@ -2,9 +2,18 @@
  * The seeded catalogue: products with 1-5 product types, timeslotted and not, age-group rules, booking options
  * (required and priced) and prices. Same seed and size, same catalogue and same UUIDs. Records are compact;
  * the wire objects are rendered per request (service/render.ts), so 20,000 products start in well under 10 s.
+ *
+ * lib/reference holds the reference service's seeded world (this catalogue, its inventory, the hashing and days they
+ * use) apart from the service itself: pure functions of seed, size and day, imported by the service and by the
+ * harness's dry-run estimate (lib/harness/plan/reference-catalogue.ts), which foresees the embedded target from the
+ * same code without importing the service. Runtime-neutral: it imports only lib/contract.
  */
-import { LANGUAGES } from "../lib/contract/reference-values.ts";
+import { LANGUAGES } from "../contract/reference-values.ts";
 import { hash, pick, uuidFrom } from "./rng.ts";
+
+/** The seed and catalogue size the service starts with unless told otherwise (service/options.ts). */
+export const DEFAULT_SEED = 1;
+export const DEFAULT_PRODUCTS = 200;
 
 export type Language = (typeof LANGUAGES)[number];
 

@@ -1,5 +1,5 @@
 /** Calendar days as integers (days since 1970-01-01, UTC) and their YYYY-MM-DD form. */
-import { utcMs } from "../lib/contract/dates.ts";
+import { utcMs } from "../contract/dates.ts";
 
 export const DAY_MS = 86_400_000;
 
