@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { Command, Option } from "commander";
-import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
+import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm, type RateOutsideList } from "../lib/contract/index.ts";
 import { PROFILES, profileNamed } from "../lib/contract/profiles.ts";
 import { scenarioSeconds } from "../lib/contract/durations.ts";
 import { SCENARIO_NAMES } from "../lib/contract/scenarios.ts";
@@ -734,10 +734,11 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
       capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
     }),
     k6Settings: {
-      rateWindowSeconds: flags.rateWindow,
-      rateAlgorithm: flags.expectAlgorithm,
-      rateOutsideList: flags.rateOutsideList,
-      capacityRates: flags.capacityRates?.join(","),
+      // Checked before: --rate-window by readRunSettings, the two choices by commander.
+      rateWindowSeconds: flags.rateWindow?.trim() ? Number(flags.rateWindow) : undefined,
+      rateAlgorithm: flags.expectAlgorithm as RateLimitAlgorithm | undefined,
+      rateOutsideList: flags.rateOutsideList as RateOutsideList | undefined,
+      capacityRates: flags.capacityRates,
     },
     allowSkips: flags.allowSkips ?? switchFromEnv(process.env.HARNESS_ALLOW_SKIPS) ?? false,
     publicApi: {
