@@ -74,6 +74,11 @@ export interface K6Config {
    * undefined: none. ATD_MAX_RPS.
    */
   maxRps: number | undefined;
+  /**
+   * Booking calls log the webhook events they must cause (EXPECTATION_MARKER); off keeps the hot path bare.
+   * ATD_RECORD_EXPECTATIONS=1, set by the webhook sink and the reservation cleanup.
+   */
+  recordExpectations: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -114,6 +119,7 @@ export function loadConfig(env: Env): K6Config {
     reservationHoldSeconds: settings.reservationHoldSeconds,
     alternativesKeys: settings.alternativesKeys && [...settings.alternativesKeys],
     maxRps: settings.maxRps,
+    recordExpectations: settings.recordExpectations ?? false,
   };
 }
 
