@@ -303,9 +303,9 @@ program
 program
   .command("list")
   .description("list scenarios and load profiles")
-  .action(async () => {
+  .action(() => {
     console.log("Scenarios:");
-    for (const s of await listScenarios()) console.log(`  ${s.name.padEnd(16)} ${s.description}`);
+    for (const s of listScenarios()) console.log(`  ${s.name.padEnd(16)} ${s.description}`);
     console.log("Profiles:");
     for (const [name, p] of Object.entries(PROFILES)) console.log(`  ${name.padEnd(16)} ${p.description}`);
   });

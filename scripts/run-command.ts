@@ -6,10 +6,10 @@
  */
 import path from "node:path";
 import { Command, Option } from "commander";
-import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
+import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm, type RateOutsideList } from "../lib/contract/index.ts";
 import { PROFILES, profileNamed } from "../lib/contract/profiles.ts";
 import { scenarioSeconds } from "../lib/contract/durations.ts";
-import { listScenarios } from "../lib/harness/bundle.ts";
+import { SCENARIO_NAMES } from "../lib/contract/scenarios.ts";
 import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts";
 import { serviceArgsProblem } from "../service/options.ts";
 import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
@@ -515,7 +515,7 @@ type RunPlan = Awaited<ReturnType<typeof planRun>>;
  */
 async function planRun(named: string[], flags: RunFlags, command: Command) {
   // The run file's values fill what neither a flag nor a HARNESS_* variable set (commander keeps each value's source).
-  const known = new Set((await listScenarios()).map((s) => s.name));
+  const known = new Set<string>(SCENARIO_NAMES);
   const runFile: AppliedRunFile = await applyRunFile(command, flags, named, [...known]);
   const scenarios = runFile.scenarios;
   if (scenarios.length === 0) {
@@ -734,10 +734,11 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
       capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
     }),
     k6Settings: {
-      rateWindowSeconds: flags.rateWindow,
-      rateAlgorithm: flags.expectAlgorithm,
-      rateOutsideList: flags.rateOutsideList,
-      capacityRates: flags.capacityRates?.join(","),
+      // Checked before: --rate-window by readRunSettings, the two choices by commander.
+      rateWindowSeconds: flags.rateWindow?.trim() ? Number(flags.rateWindow) : undefined,
+      rateAlgorithm: flags.expectAlgorithm as RateLimitAlgorithm | undefined,
+      rateOutsideList: flags.rateOutsideList as RateOutsideList | undefined,
+      capacityRates: flags.capacityRates,
     },
     allowSkips: flags.allowSkips ?? switchFromEnv(process.env.HARNESS_ALLOW_SKIPS) ?? false,
     publicApi: {

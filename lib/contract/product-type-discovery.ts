@@ -12,7 +12,7 @@
  * It is a generator of requests, so k6 (synchronous http) and Node (fetch) drive the same steps: each yields a
  * WalkRequest and is resumed with its WalkAnswer. Runtime-neutral (k6 and Node); imports only lib/contract.
  */
-import { isRecord } from "./index.ts";
+import { isRecord } from "./types.ts";
 
 export interface ControlProductType {
   uuid: string;

@@ -1,7 +1,11 @@
 /**
  * What a k6 scenario and the Node harness agree on besides the API itself: the environment variables the harness
- * sets (read by lib/k6/config.ts) and the marker of the log line a failed check writes (read by the verdict).
+ * sets, typed (K6Settings, written by encodeK6Env in lib/harness/k6-runner.ts and read by decodeK6Env in
+ * lib/k6/config.ts), and the markers of the log lines k6 writes for the harness (read by the verdict and the judges).
  */
+import { parseControlProductTypes, type ControlProductType } from "./product-type-discovery.ts";
+import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm } from "./limits.ts";
+import { CAPACITY_RATES_ADVICE, CapacityRatesError, parseCapacityRates } from "./profiles.ts";
 import type { WebhookEventType } from "./types.ts";
 
 export const K6_ENV = {
@@ -69,6 +73,226 @@ export const K6_ENV = {
  */
 export const COVERAGE_LEVELS = ["public-api", "required-hooks", "reference"] as const;
 export type CoverageLevel = (typeof COVERAGE_LEVELS)[number];
+
+/**
+ * The settings a k6 process is started with, typed: the harness encodes them (encodeK6Env), k6 decodes and checks them
+ * once at init (decodeK6Env), so neither side writes or parses an ATD_* string by hand. Each field is documented on
+ * its variable in K6_ENV; a field left out is a variable not set.
+ */
+export interface K6Settings {
+  baseUrl: string;
+  apiKeys: readonly string[];
+  keysBySegment?: boolean;
+  profile?: string;
+  duration?: string;
+  requestTimeout?: string;
+  summaryPath?: string;
+  sloFile?: string;
+  trafficFile?: string;
+  rateWindowSeconds?: number;
+  rateAlgorithm?: RateLimitAlgorithm;
+  rateOutsideList?: RateOutsideList;
+  capacityRates?: readonly number[];
+  recordExpectations?: boolean;
+  controlUrl?: string;
+  controlToken?: string;
+  hotSet?: readonly ControlProductType[];
+  harnessKey?: string;
+  alternativesKeys?: readonly number[];
+  reservationHoldSeconds?: number;
+  maxRps?: number;
+  coverageLevel?: CoverageLevel;
+}
+
+export const RATE_OUTSIDE_LIST = ["unlimited", "finding"] as const;
+export type RateOutsideList = (typeof RATE_OUTSIDE_LIST)[number];
+
+/** An ATD_* variable k6 cannot use; its message is the one line the run fails with. */
+export class K6EnvError extends Error {
+  override name = "K6EnvError";
+}
+
+const list = (values: readonly (string | number)[]) => values.map(String).join(",");
+const flag = (on: boolean) => (on ? "1" : "0");
+
+/** The ATD_* variables of the settings (K6_ENV's names); a field left out sets none. */
+export function encodeK6Env(settings: K6Settings): Record<string, string> {
+  const text: { [K in keyof K6Settings]-?: (value: NonNullable<K6Settings[K]>) => string } = {
+    baseUrl: String,
+    apiKeys: list,
+    keysBySegment: flag,
+    profile: String,
+    duration: String,
+    requestTimeout: String,
+    summaryPath: String,
+    sloFile: String,
+    trafficFile: String,
+    rateWindowSeconds: String,
+    rateAlgorithm: String,
+    rateOutsideList: String,
+    capacityRates: list,
+    recordExpectations: flag,
+    controlUrl: String,
+    controlToken: String,
+    hotSet: (value) => JSON.stringify(value),
+    harnessKey: String,
+    alternativesKeys: list,
+    reservationHoldSeconds: String,
+    maxRps: String,
+    coverageLevel: String,
+  };
+  const env: Record<string, string> = {};
+  for (const key of Object.keys(text) as (keyof K6Settings)[]) {
+    const value = settings[key];
+    if (value === undefined) continue;
+    env[K6_ENV[key]] = (text[key] as (v: typeof value) => string)(value);
+  }
+  return env;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const refuse = (why: string): never => {
+  throw new K6EnvError(`Failed to configure the run: ${why}`);
+};
+
+function text(env: Env, name: string): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
+function required(env: Env, name: string, hint: string): string {
+  return text(env, name) ?? refuse(`${name} is not set. Please set it to ${hint}.`);
+}
+
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[]): T | undefined {
+  const value = text(env, name);
+  if (value !== undefined && !allowed.includes(value as T)) {
+    refuse(`${name}="${value}" is not one of ${allowed.join(", ")}. Please use one of them.`);
+  }
+  return value as T | undefined;
+}
+
+function positiveNumber(env: Env, name: string): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    refuse(`${name}="${value}" is not a positive number. Please give seconds, e.g. 60.`);
+  return n;
+}
+
+function wholePositive(env: Env, name: string): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    refuse(
+      `${name}="${value}" is not a whole number of requests per second of at least 1. Please give e.g. 5, or unset it for no cap.`,
+    );
+  }
+  return n;
+}
+
+function indexList(env: Env, name: string): number[] | undefined {
+  const value = env[name]?.trim();
+  if (value === undefined) return undefined;
+  if (value === "") return [];
+  const indexes = value.split(",").map((v) => Number(v.trim()));
+  if (indexes.some((i) => !Number.isInteger(i) || i < 0)) {
+    refuse(`${name}="${value}" is not a comma-separated list of key indexes. Please give e.g. 0,2.`);
+  }
+  return indexes;
+}
+
+const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
+
+function duration(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value !== undefined && !DURATION.test(value)) {
+    refuse(`${name}="${value}" is not a duration. Please use k6 syntax such as 30s, 5m or 1h30m.`);
+  }
+  return value;
+}
+
+function capacityRates(env: Env, name: string): number[] | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  try {
+    return parseCapacityRates(value);
+  } catch (error) {
+    if (!(error instanceof CapacityRatesError)) throw error;
+    return refuse(`${name}="${value}": ${error.reason}. ${CAPACITY_RATES_ADVICE}`);
+  }
+}
+
+function baseUrl(env: Env): string {
+  const url = required(env, K6_ENV.baseUrl, "the API's base URL, e.g. http://127.0.0.1:8080").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+/.test(url)) {
+    refuse(`${K6_ENV.baseUrl}="${url}" is not an http(s) URL. Please give a URL such as http://127.0.0.1:8080.`);
+  }
+  return url;
+}
+
+function apiKeys(env: Env): string[] {
+  const keys = required(env, K6_ENV.apiKeys, "one or more API keys, comma separated")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
+  if (keys.length === 0) refuse(`${K6_ENV.apiKeys} holds no key. Please list at least one API key.`);
+  return keys;
+}
+
+function hotSet(env: Env): ControlProductType[] | undefined {
+  const json = text(env, K6_ENV.hotSet);
+  if (json === undefined) return undefined;
+  try {
+    return parseControlProductTypes(JSON.parse(json) as unknown);
+  } catch {
+    return refuse(`${K6_ENV.hotSet} is not JSON. Please let the churn extension set it, or unset it.`);
+  }
+}
+
+/** "1" is on, anything else off, absent undefined. */
+function switchOf(value: string | undefined): boolean | undefined {
+  return value === undefined ? undefined : value === "1";
+}
+
+/** Leaves out the fields whose variable is not set, so a decoded settings object has no undefined field. */
+function defined(settings: { [K in keyof K6Settings]: K6Settings[K] | undefined }): K6Settings {
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as unknown as K6Settings;
+}
+
+/**
+ * The settings of k6's environment, each checked: a K6EnvError with a one-line "Failed to configure the run: ..."
+ * for the first variable k6 cannot use. Names k6 does not know are ignored; defaults are the reader's (config.ts).
+ */
+export function decodeK6Env(env: Env): K6Settings {
+  const e = K6_ENV;
+  return defined({
+    baseUrl: baseUrl(env),
+    apiKeys: apiKeys(env),
+    keysBySegment: switchOf(choice(env, e.keysBySegment, ["0", "1"] as const)),
+    profile: text(env, e.profile),
+    duration: duration(env, e.duration),
+    requestTimeout: duration(env, e.requestTimeout),
+    summaryPath: text(env, e.summaryPath),
+    sloFile: text(env, e.sloFile),
+    trafficFile: text(env, e.trafficFile),
+    rateWindowSeconds: positiveNumber(env, e.rateWindowSeconds),
+    rateAlgorithm: choice(env, e.rateAlgorithm, RATE_LIMIT_ALGORITHMS),
+    rateOutsideList: choice(env, e.rateOutsideList, RATE_OUTSIDE_LIST),
+    capacityRates: capacityRates(env, e.capacityRates),
+    recordExpectations: switchOf(text(env, e.recordExpectations)),
+    controlUrl: text(env, e.controlUrl)?.replace(/\/+$/, ""),
+    controlToken: text(env, e.controlToken),
+    hotSet: hotSet(env),
+    harnessKey: text(env, e.harnessKey),
+    alternativesKeys: indexList(env, e.alternativesKeys),
+    reservationHoldSeconds: positiveNumber(env, e.reservationHoldSeconds),
+    maxRps: wholePositive(env, e.maxRps),
+    coverageLevel: choice(env, e.coverageLevel, COVERAGE_LEVELS),
+  });
+}
 
 /** A failed check logs `<marker>{"check": name, "problem": text}` once per distinct problem per VU. */
 export const CHECK_FAILURE_MARKER = "atd-check-failed ";

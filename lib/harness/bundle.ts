@@ -1,44 +1,33 @@
-/** Bundles scenarios with esbuild (options in esbuild.config.ts) and lists the scenarios there are. */
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+/** Bundles scenarios with esbuild (options in esbuild.config.ts) and lists the scenarios there are (the registry). */
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
 import { K6_BUNDLE_DIR, k6BuildOptions } from "../../esbuild.config.ts";
+import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "../contract/scenarios.ts";
 import { EXIT, HarnessError } from "./exit-codes.ts";
 import { REPO_ROOT, SCENARIOS_DIR } from "./paths.ts";
 
 export interface ScenarioInfo {
-  name: string;
-  /** First sentence of the scenario file's doc comment. */
+  name: ScenarioName;
+  /** One line: the registry's description. */
   description: string;
   source: string;
 }
 
-export async function listScenarios(): Promise<ScenarioInfo[]> {
-  const files = (await readdir(SCENARIOS_DIR)).filter((f) => f.endsWith(".ts")).sort();
-  return Promise.all(
-    files.map(async (file) => {
-      const source = path.join(SCENARIOS_DIR, file);
-      const text = await readFile(source, "utf8");
-      const doc = /\/\*\*([\s\S]*?)\*\//.exec(text)?.[1] ?? "";
-      const prose = doc
-        .split("\n")
-        .map((l) => l.replace(/^\s*\*\s?/, "").trim())
-        .join(" ")
-        .trim();
-      // The first sentence: up to a full stop followed by a space (not "7.2" or "history.ts"), kept to one line.
-      const sentence = /^.*?[.](?=\s|$)/.exec(prose)?.[0] ?? prose;
-      const description = sentence.length > 110 ? `${sentence.slice(0, 107).trimEnd()}...` : sentence;
-      return { name: file.replace(/\.ts$/, ""), description, source };
-    }),
-  );
+/** The scenarios there are (lib/contract/scenarios.ts, held equal to scenarios/*.ts by a test), in name order. */
+export function listScenarios(): ScenarioInfo[] {
+  return SCENARIO_NAMES.map((name) => ({
+    name,
+    description: SCENARIOS[name].description,
+    source: path.join(SCENARIOS_DIR, `${name}.ts`),
+  }));
 }
 
-export async function scenarioNamed(name: string): Promise<ScenarioInfo> {
-  const all = await listScenarios();
-  const found = all.find((s) => s.name === name);
+export function scenarioNamed(name: string): ScenarioInfo {
+  const found = listScenarios().find((s) => s.name === name);
   if (!found) {
     throw new HarnessError(
-      `Failed to find scenario "${name}". Please use one of: ${all.map((s) => s.name).join(", ")} (harness list).`,
+      `Failed to find scenario "${name}". Please use one of: ${SCENARIO_NAMES.join(", ")} (harness list).`,
       EXIT.usage,
     );
   }
@@ -47,7 +36,7 @@ export async function scenarioNamed(name: string): Promise<ScenarioInfo> {
 
 /** Bundles the given scenarios (all when none given); returns the path of each bundle by scenario name. */
 export async function bundleScenarios(names?: readonly string[]): Promise<Map<string, string>> {
-  const scenarios = names ? await Promise.all(names.map(scenarioNamed)) : await listScenarios();
+  const scenarios = names ? names.map(scenarioNamed) : listScenarios();
   const outdir = path.join(REPO_ROOT, K6_BUNDLE_DIR);
   const built = await build({
     ...k6BuildOptions,

@@ -6,14 +6,14 @@
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { K6_ENV } from "../contract/index.ts";
+import { encodeK6Env, type K6Settings } from "../contract/index.ts";
 import { Interrupted, ownChild } from "./interrupt.ts";
 
 export interface K6RunRequest {
   k6: string;
   script: string;
-  /** Values for the ATD_* variables, by K6_ENV key. */
-  settings: Partial<Record<keyof typeof K6_ENV, string>>;
+  /** The ATD_* variables, typed (encodeK6Env writes them). */
+  settings: K6Settings;
   logFile: string;
   /** k6's raw samples as gzipped JSON lines (k6 compresses when the name ends in .gz); the reports read them. */
   rawFile: string;
@@ -52,11 +52,7 @@ export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.Proces
     K6_NO_USAGE_REPORT: "true",
     K6_AUTO_EXTENSION_RESOLUTION: "false",
   };
-  for (const key of Object.keys(settings) as (keyof typeof K6_ENV)[]) {
-    const value = settings[key];
-    if (value !== undefined) env[K6_ENV[key]] = value;
-  }
-  return env;
+  return { ...env, ...encodeK6Env(settings) };
 }
 
 /** The k6 system tags the harness keeps on samples (thresholds, verdict, reports, chaos attribution read them). */

@@ -3,7 +3,7 @@
  * inventory churn driver, network chaos, the metrics scraper. The run starts every extension after the target is up
  * and before k6, and finishes them after k6, in reverse order; each returns its own part of the verdict.
  */
-import type { K6_ENV } from "../contract/index.ts";
+import type { K6Settings } from "../contract/index.ts";
 import type { CoverageLevel, NotJudged } from "./coverage.ts";
 import type { EnvironmentRails } from "./plan/environment-rails.ts";
 import type { StartedTarget } from "./targets/started-target.ts";
@@ -51,7 +51,7 @@ export interface K6Outputs {
 
 export interface ExtensionStart {
   /** Extra settings for every k6 process of the run. */
-  k6Settings?: Partial<Record<keyof typeof K6_ENV, string>>;
+  k6Settings?: Partial<K6Settings>;
   /** The base URL k6 should use instead of the target's (a proxy put in front of it). */
   apiUrl?: string;
 }

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { SettingsError, type K6_ENV } from "../contract/index.ts";
+import { SettingsError, type K6Settings } from "../contract/index.ts";
 import { capacityScenario, profileNamed } from "../contract/profiles.ts";
 import { bundleScenarios } from "./bundle.ts";
 import { coverageLevelOf, LEVEL_NAMES, type CoverageLevel, type NotJudged } from "./coverage.ts";
@@ -102,7 +102,7 @@ export interface RunRequest {
   /** --capacity-rates, parsed once by the command line (k6 gets them as k6Settings.capacityRates). */
   capacityRates?: readonly number[];
   /** Settings for every k6 process beyond the common ones (e.g. the rate-limit window from --rate-window). */
-  k6Settings: Partial<Record<keyof typeof K6_ENV, string>>;
+  k6Settings: Partial<K6Settings>;
   /** What runs beside k6 (sink, churn, chaos...): chosen by lib/harness/extensions.ts. */
   extensions: RunExtension[];
   /**
@@ -281,10 +281,8 @@ function publicApiSettings(ctx: RunContext): ExtensionStart["k6Settings"] {
   const facts = ctx.publicApi;
   return {
     ...(ctx.harnessKey === undefined ? {} : { harnessKey: ctx.harnessKey }),
-    ...(facts.alternativesKeys === undefined ? {} : { alternativesKeys: facts.alternativesKeys.join(",") }),
-    ...(facts.reservationHoldSeconds === undefined
-      ? {}
-      : { reservationHoldSeconds: String(facts.reservationHoldSeconds) }),
+    ...(facts.alternativesKeys === undefined ? {} : { alternativesKeys: facts.alternativesKeys }),
+    ...(facts.reservationHoldSeconds === undefined ? {} : { reservationHoldSeconds: facts.reservationHoldSeconds }),
   };
 }
 
@@ -364,7 +362,7 @@ async function runScenario(
     script: run.script,
     settings: {
       baseUrl: run.apiUrl,
-      apiKeys: run.keys.join(","),
+      apiKeys: run.keys,
       profile: request.profile,
       duration: request.duration,
       summaryPath,
@@ -788,7 +786,7 @@ async function runK6Phase(
           keys: given.keysByScenario.get(scenario) ?? [],
           extraSettings: {
             ...given.extraSettings,
-            ...(given.rpsCaps[scenario] === undefined ? {} : { maxRps: String(given.rpsCaps[scenario]) }),
+            ...(given.rpsCaps[scenario] === undefined ? {} : { maxRps: given.rpsCaps[scenario] }),
             // A scenario that judges more with the hooks gets them whenever the target has them.
             ...(traitsOf(scenario).usesHooksWhenPresent && control
               ? { controlUrl: control.url, controlToken: control.token }

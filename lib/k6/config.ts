@@ -1,19 +1,19 @@
 /**
  * The k6 side's configuration, in one typed loader: every setting comes from an environment variable with the ATD_
- * prefix (the harness sets them; a person running k6 by hand can too), is validated once in the init context, and
- * fails the run with a message that says what to change.
+ * prefix (the harness sets them; a person running k6 by hand can too), is decoded and checked once in the init
+ * context (decodeK6Env, lib/contract/run-protocol.ts), and fails the run with a message that says what to change.
  */
 
 import {
-  COVERAGE_LEVELS,
   type CoverageLevel,
+  decodeK6Env,
   ExecutionSegmentError,
+  K6EnvError,
+  type K6Settings,
   partitionKeys,
-  RATE_LIMIT_ALGORITHMS,
   segmentPosition,
   type RateLimitAlgorithm,
 } from "../contract/index.ts";
-import { CAPACITY_RATES_ADVICE, CapacityRatesError, parseCapacityRates } from "../contract/profiles.ts";
 
 export interface K6Config {
   /** Base URL of the partner API, without a trailing slash. ATD_BASE_URL. */
@@ -74,135 +74,52 @@ export interface K6Config {
    * undefined: none. ATD_MAX_RPS.
    */
   maxRps: number | undefined;
-}
-
-function wholePositive(env: Env, name: string): number | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new ConfigError(
-      `Failed to configure the run: ${name}="${value}" is not a whole number of requests per second of at least 1. Please give e.g. 5, or unset it for no cap.`,
-    );
-  }
-  return n;
-}
-
-function indexList(env: Env, name: string): number[] | undefined {
-  const value = env[name]?.trim();
-  if (value === undefined) return undefined;
-  if (value === "") return [];
-  const indexes = value.split(",").map((v) => Number(v.trim()));
-  if (indexes.some((i) => !Number.isInteger(i) || i < 0)) {
-    throw new ConfigError(
-      `Failed to configure the run: ${name}="${value}" is not a comma-separated list of key indexes. Please give e.g. 0,2.`,
-    );
-  }
-  return indexes;
+  /**
+   * Booking calls log the webhook events they must cause (EXPECTATION_MARKER); off keeps the hot path bare.
+   * ATD_RECORD_EXPECTATIONS=1, set by the webhook sink and the reservation cleanup.
+   */
+  recordExpectations: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
-
-function choice<T extends string>(env: Env, name: string, allowed: readonly T[]): T | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  if (!allowed.includes(value as T)) {
-    throw new ConfigError(
-      `Failed to configure the run: ${name}="${value}" is not one of ${allowed.join(", ")}. Please use one of them.`,
-    );
-  }
-  return value as T;
-}
-
-function positiveNumber(env: Env, name: string): number | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(
-      `Failed to configure the run: ${name}="${value}" is not a positive number. Please give seconds, e.g. 60.`,
-    );
-  }
-  return n;
-}
-
-const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-function capacityRates(env: Env): number[] | undefined {
-  const value = env.ATD_CAPACITY_RATES?.trim();
-  if (!value) return undefined;
+/** The harness's settings (decodeK6Env checks each), with k6's defaults for those not set. */
+export function loadConfig(env: Env): K6Config {
+  let settings: K6Settings;
   try {
-    return parseCapacityRates(value);
+    settings = decodeK6Env(env);
   } catch (error) {
-    if (error instanceof CapacityRatesError) {
-      throw new ConfigError(
-        `Failed to configure the run: ATD_CAPACITY_RATES="${value}": ${error.reason}. ${CAPACITY_RATES_ADVICE}`,
-      );
-    }
+    if (error instanceof K6EnvError) throw new ConfigError(error.message);
     throw error;
   }
-}
-
-function required(env: Env, name: string, hint: string): string {
-  const value = env[name]?.trim();
-  if (!value) throw new ConfigError(`Failed to configure the run: ${name} is not set. Please set it to ${hint}.`);
-  return value;
-}
-
-function duration(env: Env, name: string, fallback: string | undefined): string | undefined {
-  const value = env[name]?.trim();
-  if (!value) return fallback;
-  if (!DURATION.test(value)) {
-    throw new ConfigError(
-      `Failed to configure the run: ${name}="${value}" is not a duration. Please use k6 syntax such as 30s, 5m or 1h30m.`,
-    );
-  }
-  return value;
-}
-
-export function loadConfig(env: Env): K6Config {
-  const baseUrl = required(env, "ATD_BASE_URL", "the API's base URL, e.g. http://127.0.0.1:8080").replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
-    throw new ConfigError(
-      `Failed to configure the run: ATD_BASE_URL="${baseUrl}" is not an http(s) URL. Please give a URL such as http://127.0.0.1:8080.`,
-    );
-  }
-  const apiKeys = required(env, "ATD_API_KEYS", "one or more API keys, comma separated")
-    .split(",")
-    .map((k) => k.trim())
-    .filter((k) => k.length > 0);
-  if (apiKeys.length === 0) {
-    throw new ConfigError("Failed to configure the run: ATD_API_KEYS holds no key. Please list at least one API key.");
-  }
+  const { controlUrl, controlToken } = settings;
   return {
-    baseUrl,
-    apiKeys,
-    keysBySegment: (choice(env, "ATD_KEYS_BY_SEGMENT", ["0", "1"] as const) ?? "0") === "1",
-    profile: env.ATD_PROFILE?.trim() || "smoke",
-    duration: duration(env, "ATD_DURATION", undefined),
-    requestTimeout: duration(env, "ATD_REQUEST_TIMEOUT", "10s") ?? "10s",
-    summaryPath: env.ATD_SUMMARY_PATH?.trim() || "k6-summary.json",
-    sloFile: env.ATD_SLO_FILE?.trim() || undefined,
-    trafficFile: env.ATD_TRAFFIC_FILE?.trim() || undefined,
-    control:
-      env.ATD_CONTROL_URL?.trim() && env.ATD_CONTROL_TOKEN?.trim()
-        ? { url: env.ATD_CONTROL_URL.trim().replace(/\/+$/, ""), token: env.ATD_CONTROL_TOKEN.trim() }
-        : undefined,
-    coverageLevel: choice(env, "ATD_COVERAGE_LEVEL", COVERAGE_LEVELS),
+    baseUrl: settings.baseUrl,
+    apiKeys: [...settings.apiKeys],
+    keysBySegment: settings.keysBySegment ?? false,
+    profile: settings.profile ?? "smoke",
+    duration: settings.duration,
+    requestTimeout: settings.requestTimeout ?? "10s",
+    summaryPath: settings.summaryPath ?? "k6-summary.json",
+    sloFile: settings.sloFile,
+    trafficFile: settings.trafficFile,
+    control: controlUrl && controlToken ? { url: controlUrl, token: controlToken } : undefined,
+    coverageLevel: settings.coverageLevel,
     rateLimit: {
-      windowSeconds: positiveNumber(env, "ATD_RATE_WINDOW_SECONDS"),
-      algorithm: choice(env, "ATD_RATE_ALGORITHM", RATE_LIMIT_ALGORITHMS),
-      outsideList: choice(env, "ATD_RATE_OUTSIDE_LIST", ["unlimited", "finding"] as const) ?? "unlimited",
+      windowSeconds: settings.rateWindowSeconds,
+      algorithm: settings.rateAlgorithm,
+      outsideList: settings.rateOutsideList ?? "unlimited",
     },
-    capacityRates: capacityRates(env),
-    harnessKey: env.ATD_HARNESS_KEY?.trim() || undefined,
-    reservationHoldSeconds: positiveNumber(env, "ATD_RESERVATION_HOLD_SECONDS"),
-    alternativesKeys: indexList(env, "ATD_ALTERNATIVES_KEYS"),
-    maxRps: wholePositive(env, "ATD_MAX_RPS"),
+    capacityRates: settings.capacityRates && [...settings.capacityRates],
+    harnessKey: settings.harnessKey,
+    reservationHoldSeconds: settings.reservationHoldSeconds,
+    alternativesKeys: settings.alternativesKeys && [...settings.alternativesKeys],
+    maxRps: settings.maxRps,
+    recordExpectations: settings.recordExpectations ?? false,
   };
 }
 

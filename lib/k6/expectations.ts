@@ -2,7 +2,7 @@
  * The k6 side of webhook expectations: every operation that must cause a webhook logs one line (EXPECTATION_MARKER)
  * with the time taken just before its request, and the webhook sink (lib/harness/webhooks) joins those lines with
  * what it received. Recording is off unless the run turns it on (ATD_RECORD_EXPECTATIONS=1, set by the sink's run
- * extension), so the load scenarios' hot path pays one boolean test per call and nothing else.
+ * extension, K6Config.recordExpectations), so the load scenarios' hot path pays one boolean test per call and nothing else.
  */
 import {
   EXPECTATION_MARKER,
@@ -11,23 +11,6 @@ import {
   type EndpointName,
   type ExpectationRecord,
 } from "../contract/index.ts";
-import type { Env } from "./config.ts";
-
-export interface WebhookSettings {
-  /** ATD_RECORD_EXPECTATIONS=1. */
-  recordExpectations: boolean;
-  /** ATD_CONTROL_URL / ATD_CONTROL_TOKEN: only scenarios that drive the clock and the catalogue need them. */
-  controlUrl: string | undefined;
-  controlToken: string | undefined;
-}
-
-export function loadWebhookSettings(env: Env): WebhookSettings {
-  return {
-    recordExpectations: env.ATD_RECORD_EXPECTATIONS?.trim() === "1",
-    controlUrl: env.ATD_CONTROL_URL?.trim().replace(/\/+$/, "") || undefined,
-    controlToken: env.ATD_CONTROL_TOKEN?.trim() || undefined,
-  };
-}
 
 /** One line per operation, on the channel check failures use (the k6 side logs nothing at info level). */
 export function recordExpectation(record: ExpectationRecord): void {

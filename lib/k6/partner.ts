@@ -7,7 +7,7 @@ import exec from "k6/execution";
 import http from "k6/http";
 import { ApiClient } from "./client.ts";
 import { ConfigError, runnerKeysOf, type K6Config, type RunnerKeys } from "./config.ts";
-import { expectationRecorder, loadWebhookSettings, ownBookingRecorder } from "./expectations.ts";
+import { expectationRecorder, ownBookingRecorder } from "./expectations.ts";
 
 /** 429 is an expected answer for load scenarios (counted as a throttle, not as a failed request). */
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
@@ -53,9 +53,7 @@ function clientFor(config: K6Config, apiKey: string, phase: "load" | "setup"): A
       phase,
       onThrottle: "wait",
       maxThrottleWaitSeconds: 60,
-      expectations: loadWebhookSettings(__ENV).recordExpectations
-        ? expectationRecorder(config.apiKeys.indexOf(apiKey))
-        : undefined,
+      expectations: config.recordExpectations ? expectationRecorder(config.apiKeys.indexOf(apiKey)) : undefined,
     });
     clients[phase].set(apiKey, client);
   }
@@ -94,7 +92,7 @@ export function harnessClient(config: K6Config): ApiClient | undefined {
       onThrottle: "wait",
       maxThrottleWaitSeconds: 60,
       // Its bookings are left out of the webhook expectations but not out of the reservation cleanup.
-      expectations: loadWebhookSettings(__ENV).recordExpectations ? ownBookingRecorder() : undefined,
+      expectations: config.recordExpectations ? ownBookingRecorder() : undefined,
     });
     clients.setup.set(apiKey, client);
   }

@@ -36,7 +36,7 @@ describe("secrets and the run directory", { timeout: 400_000 }, () => {
   it("should write no key, control token or webhook secret anywhere in a run of every scenario with test hooks", async () => {
     const { service, keys, runKeys } = await startService();
     await using _service = service;
-    const scenarios = (await listScenarios()).map((s) => s.name);
+    const scenarios = listScenarios().map((s) => s.name);
     const result = await runHarnessProcess(
       [
         ...["run", ...scenarios, "--target", "url", "--base-url", service.apiUrl, "--keys", runKeys],
@@ -57,7 +57,7 @@ describe("secrets and the run directory", { timeout: 400_000 }, () => {
   it("should redact what the operator's registration command prints, in a run of every scenario without test hooks", async () => {
     const { service, keys, runKeys } = await startService();
     await using _service = service;
-    const scenarios = (await listScenarios()).map((s) => s.name);
+    const scenarios = listScenarios().map((s) => s.name);
     const register = `${process.execPath} ${path.join(REPO_ROOT, "test/data/register-webhook.ts")} ${service.control.url} ${service.control.token}`;
     // An operator's script that says too much: the key and the secret it registers.
     const chatty = `echo "registering $HARNESS_WEBHOOK_API_KEY with $HARNESS_WEBHOOK_SECRET" && ${register}`;

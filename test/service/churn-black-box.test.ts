@@ -142,7 +142,7 @@ describe("black-box churn against the reference service", () => {
     const churn = churnFor(6);
     const begun = Date.now();
     const started = await churn.start(ctx);
-    const hotSet = JSON.parse(started.k6Settings?.hotSet ?? "[]") as unknown[];
+    const hotSet = started.k6Settings?.hotSet ?? [];
     expect(hotSet.length).toBeGreaterThan(0);
 
     // While held: the target's ground truth holds at least the seats the entry says were taken.

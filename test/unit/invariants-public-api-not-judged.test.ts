@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { OPERATION_MARKER, type OperationRecord } from "../../lib/contract/index.ts";
-import { InvariantsExtension, INVARIANTS_SCENARIO } from "../../lib/harness/invariants/extension.ts";
+import { InvariantsExtension } from "../../lib/harness/invariants/extension.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import type { PublicApiFacts, RunContext } from "../../lib/harness/run-extension.ts";
 import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
+
+const INVARIANTS_SCENARIO = "invariants";
 
 let clock = 0;
 function op(over: Partial<OperationRecord> & Pick<OperationRecord, "op" | "status" | "flow">): OperationRecord {
@@ -69,7 +71,7 @@ function context(facts: Partial<PublicApiFacts>): RunContext {
 }
 
 async function judge(ops: readonly OperationRecord[], facts: Partial<PublicApiFacts>) {
-  const ext = new InvariantsExtension();
+  const ext = new InvariantsExtension(INVARIANTS_SCENARIO);
   return ext.finish(context(facts), {
     logs: new Map([[INVARIANTS_SCENARIO, log(ops)]]),
     startedAt: 0,

@@ -29,7 +29,7 @@ describe("runK6Segments", () => {
       {
         k6: fakeK6(dir),
         script: "script.js",
-        settings: { apiKeys: keys.join(","), summaryPath: path.join(dir, "k6-summary-x.json") },
+        settings: { baseUrl: "http://127.0.0.1:1", apiKeys: keys, summaryPath: path.join(dir, "k6-summary-x.json") },
         logFile: path.join(dir, "k6-x.log"),
         rawFile: path.join(dir, "k6-raw-x.json.gz"),
         progress: { file: path.join(dir, "k6-x.out") },

@@ -35,8 +35,6 @@ const RULE_CHECKS_NEEDING_A_422 = {
 };
 import { CHURN_LOG, readChurnLog } from "../churn/log.ts";
 
-export const ALTERNATIVES_SCENARIO = "alternatives";
-
 export function parseObservations(log: string): AlternativesObservation[] {
   return markedPayloads(log, ALTERNATIVES_OBSERVATION_MARKER).filter(
     (o) => typeof o.productTypeUuid === "string" && Array.isArray(o.suggested) && Array.isArray(o.expected),
@@ -46,10 +44,15 @@ export function parseObservations(log: string): AlternativesObservation[] {
 export class AlternativesJudgeExtension implements RunExtension {
   readonly name = "alternatives accuracy";
   readonly #slo: SloTable;
+  readonly #scenario: string;
 
-  /** slo: the run's SLO table (--slo merged, read once by run-settings.ts). */
-  constructor(slo: SloTable) {
+  /**
+   * slo: the run's SLO table (--slo merged, read once by run-settings.ts); scenario: the one whose observations it
+   * judges (the registry's scenario needing the alternatives extension).
+   */
+  constructor(slo: SloTable, scenario: string) {
     this.#slo = slo;
+    this.#scenario = scenario;
   }
 
   start(ctx: RunContext): Promise<ExtensionStart> {
@@ -59,7 +62,7 @@ export class AlternativesJudgeExtension implements RunExtension {
   }
 
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
-    const log = k6.logs.get(ALTERNATIVES_SCENARIO) ?? "";
+    const log = k6.logs.get(this.#scenario) ?? "";
     const observations = parseObservations(log);
     const churn = await readChurnLog(path.join(ctx.runDir, CHURN_LOG));
     if (ctx.level === "public-api") {

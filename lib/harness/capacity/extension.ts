@@ -31,7 +31,6 @@ import {
 } from "./capacity-analysis.ts";
 import { capacityPlot, capacityReportPlot } from "./capacity-plot.ts";
 
-export const CAPACITY_SCENARIO = "capacity";
 export const CAPACITY_PLOT_FILE = "capacity.svg";
 export const CAPACITY_DATA_FILE = "capacity.json";
 
@@ -44,6 +43,8 @@ export interface CapacityOptions {
   safeShare: number | undefined;
   /** --capacity-rates: the step rates; undefined: the default steps. */
   rates?: readonly number[] | undefined;
+  /** The scenario whose raw samples it cuts into steps (the registry's scenario needing the capacity extension). */
+  scenario: string;
 }
 
 export async function readCapacitySamples(
@@ -146,7 +147,7 @@ export class CapacityExtension implements RunExtension {
     let analysis: CapacityAnalysis;
     const slo = this.#options.slo;
     try {
-      const read = await readCapacitySamples(path.join(ctx.runDir, rawResultsFile(CAPACITY_SCENARIO)));
+      const read = await readCapacitySamples(path.join(ctx.runDir, rawResultsFile(this.#options.scenario)));
       const plan = capacityPlan(this.#options.duration, this.#options.rates);
       analysis = analyseCapacity(stepFigures(plan, read.startMs, read.samples, read.dropped, slo, settings), settings);
     } catch (error) {

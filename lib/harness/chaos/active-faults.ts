@@ -4,12 +4,19 @@
  * Runs without chaos, and summaries written before this field existed, are left as they are.
  */
 import { isRecord } from "../../contract/index.ts";
-import type { RunSummary } from "../reports/summary.ts";
+import type { ExtensionVerdict } from "../run-extension.ts";
+import type { ScenarioVerdict } from "../verdict.ts";
 
 /** The network chaos extension's name, as its verdict carries it. */
 export const NETWORK_CHAOS = "network chaos";
 
-export function annotateActiveFaults(summary: RunSummary): void {
+/** The part of a run's summary it reads and annotates (structural, so the generic reports need not be imported). */
+export interface AnnotatedVerdicts {
+  extensions: readonly ExtensionVerdict[];
+  scenarios: readonly ScenarioVerdict[];
+}
+
+export function annotateActiveFaults(summary: AnnotatedVerdicts): void {
   const chaos = summary.extensions.find((e) => e.name === NETWORK_CHAOS);
   const attributions = chaos?.figures.attributions;
   if (!Array.isArray(attributions)) return;
@@ -25,10 +32,4 @@ export function annotateActiveFaults(summary: RunSummary): void {
       if (t.verdict === "fail") t.activeFaults = faultsOf(s.scenario, "threshold", `${t.metric} ${t.expression}`);
     }
   }
-}
-
-/** The verdict table's note on a failed item: the faults in effect, "none", or nothing without chaos. */
-export function activeFaultsNote(item: { activeFaults?: string[] }): string {
-  if (item.activeFaults === undefined) return "";
-  return ` [faults in effect: ${item.activeFaults.length ? item.activeFaults.join(", ") : "none"}]`;
 }

@@ -158,7 +158,7 @@ export class ChurnExtension implements RunExtension {
       `  churn: ${this.#config.ratePerSecond}/s over ${targets.length} product types (${found.via}, seed ${ctx.seed}), log ${CHURN_LOG}`,
     );
     this.#loop = this.#run(schedule);
-    return { k6Settings: { controlUrl: control.url, controlToken: control.token, hotSet: JSON.stringify(targets) } };
+    return { k6Settings: { controlUrl: control.url, controlToken: control.token, hotSet: targets } };
   }
 
   async #startBlackBox(ctx: RunContext): Promise<ExtensionStart> {
@@ -183,7 +183,7 @@ export class ChurnExtension implements RunExtension {
       `  churn: black-box mode (no control API): reserved bookings of the run's own key, ${config.ratePerSecond}/s over ${targets.length} product types (${found.via}, seed ${ctx.seed}), log ${CHURN_LOG}`,
     );
     this.#loop = this.#run(schedule);
-    return { k6Settings: { hotSet: JSON.stringify(targets) } };
+    return { k6Settings: { hotSet: targets } };
   }
 
   async #run(schedule: readonly ChurnChange[]): Promise<void> {

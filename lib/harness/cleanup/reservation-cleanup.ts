@@ -165,7 +165,7 @@ export class ReservationCleanupExtension implements RunExtension {
   readonly onlyWithoutControl = true;
 
   start(): Promise<ExtensionStart> {
-    return Promise.resolve({ k6Settings: { recordExpectations: "1" } });
+    return Promise.resolve({ k6Settings: { recordExpectations: true } });
   }
 
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {

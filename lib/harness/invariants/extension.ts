@@ -32,7 +32,6 @@ import type { CheckVerdict } from "../verdict.ts";
 import { markedPayloads } from "../verdict.ts";
 import { INVARIANT_CHECKS, checkHistory, fail, type InvariantName, type InventoryTallies } from "./history.ts";
 
-export const INVARIANTS_SCENARIO = "invariants";
 /** Past the 5-day lifetime by an hour, so a service that rounds its timer still expires. */
 const CLOCK_STEP_SECONDS = RESERVED_BOOKING_LIFETIME_SECONDS + 3600;
 
@@ -97,6 +96,12 @@ export class InvariantsExtension implements RunExtension {
   readonly name = "invariants";
   // With a control API it moves the service clock to check expiry; without, it judges what the public API shows.
   readonly needsControl = false;
+  readonly #scenario: string;
+
+  /** scenario: the one whose history it checks (the registry's scenario needing the invariants extension). */
+  constructor(scenario: string) {
+    this.#scenario = scenario;
+  }
 
   start(ctx: RunContext): Promise<ExtensionStart> {
     const control = ctx.target.control;
@@ -109,7 +114,7 @@ export class InvariantsExtension implements RunExtension {
     const control = ctx.target.control;
     const candidates = ops.filter((o) => o.flow === "expiry" && o.op === "create" && o.status === 201 && o.booking);
     if (!control || candidates.length === 0) return [];
-    const keys = partitionKeys(ctx.scenarios, ctx.keys).get(INVARIANTS_SCENARIO) ?? [];
+    const keys = partitionKeys(ctx.scenarios, ctx.keys).get(this.#scenario) ?? [];
     try {
       const before = await Promise.all(candidates.map((c) => remainingOf(control, c.slot)));
       await control.advanceClock(CLOCK_STEP_SECONDS);
@@ -135,7 +140,7 @@ export class InvariantsExtension implements RunExtension {
   }
 
   async finish(ctx: RunContext, k6: K6Outputs): Promise<ExtensionVerdict> {
-    const ops = parseOperations(k6.logs.get(INVARIANTS_SCENARIO) ?? "");
+    const ops = parseOperations(k6.logs.get(this.#scenario) ?? "");
     if (ops.length === 0) {
       return extensionVerdict(this.name, { errors: ["The invariants scenario logged no operation to check."] });
     }

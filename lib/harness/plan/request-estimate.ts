@@ -22,6 +22,7 @@ import {
   type TrafficModel,
 } from "../../contract/traffic-model.ts";
 import { FUNCTIONAL_DRIVERS, type FunctionalDriver } from "../../contract/functional-drivers.ts";
+import { scenarioSpec } from "../../contract/scenarios.ts";
 import { partitionKeys, traitsOf } from "../scenario-traits.ts";
 
 /**
@@ -283,36 +284,18 @@ interface Plan {
   notes: string[];
 }
 
-const TRAFFIC_PERSONA: Readonly<Record<string, Persona | undefined>> = {
-  "partner-mix": undefined,
-  soak: undefined,
-  "booking-flow": "booker",
-  catalogue: "catalogueSync",
-};
-
-/** Functional drivers: their iterations run flows whose every next call follows the service's last answer. */
-const ANSWER_DRIVEN: Readonly<Record<string, string>> = {
-  "rate-limit":
-    "its probe spends whole allowances of its keys until the service answers 429 and waits windows out, so its requests follow the service's limit and window",
-  alternatives:
-    "each iteration shapes inventory through the control API and books until the service refuses, so its requests follow the service's answers",
-  invariants:
-    "its flows (races, double confirms, illegal transitions) send what the previous answers allow, so its requests follow the service's answers",
-  webhooks:
-    "its booking journeys and catalogue changes go as far as the service's answers let them, so its requests follow the service's answers",
-};
-
 function planOf(scenario: string, input: EstimateInput, model: TrafficModel, catalogue: CatalogueFacts, keys: number) {
   const ownProfile = traitsOf(scenario).profile;
   const profile = ownProfile ?? input.profile;
-  // Only the capacity scenario reads --capacity-rates (scenarios/capacity.ts); another scenario run with
-  // --profile capacity gets the profile's default steps (lib/k6/options.ts).
+  const estimate = scenarioSpec(scenario).estimate;
+  // Only the capacity scenario (the single-date one) reads --capacity-rates (scenarios/capacity.ts); another scenario
+  // run with --profile capacity gets the profile's default steps (lib/k6/options.ts).
   const arrival = (): ArrivalScenario =>
-    scenario === "capacity" && input.capacityRates
+    estimate.kind === "single-date" && input.capacityRates
       ? capacityScenario(input.duration, input.capacityRates)
       : profileNamed(profile).scenario(input.duration);
-  if (scenario in TRAFFIC_PERSONA) {
-    const persona = TRAFFIC_PERSONA[scenario];
+  if (estimate.kind === "traffic") {
+    const persona = estimate.persona;
     const scenarioModel = persona ? onlyPersona(model, persona) : model;
     const weights = PERSONAS.reduce((total, p) => total + scenarioModel.weights[p], 0);
     const booker = bookerOutcomes(scenarioModel, catalogue);
@@ -333,7 +316,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
       ],
     } satisfies Plan;
   }
-  if (scenario === "smoke") {
+  if (estimate.kind === "page-read") {
     // scenarios/smoke.ts: a products page, then one product of it (there is always one in a non-empty catalogue).
     return {
       profile,
@@ -343,7 +326,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
       notes: [],
     } satisfies Plan;
   }
-  if (scenario === "capacity") {
+  if (estimate.kind === "single-date") {
     // scenarios/capacity.ts: setup reads a products page, then the first product's types and the first type's detail
     // (a product has at least one type); each iteration is one single-date check.
     return {
@@ -356,7 +339,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
       ],
     } satisfies Plan;
   }
-  const reason = ANSWER_DRIVEN[scenario] ?? "no estimate is known for this scenario";
+  const reason = estimate.reason;
   const driver = (FUNCTIONAL_DRIVERS as Readonly<Record<string, FunctionalDriver | undefined>>)[scenario];
   // A functional driver's schedule is known (its own fixed rate), what each iteration sends is not.
   const schedule: ArrivalScenario | undefined = driver && {

@@ -6,6 +6,7 @@
  * CI artifact as on the machine that ran it.
  */
 import { isRecord } from "../../contract/index.ts";
+import { isScenarioName, scenarioSpec } from "../../contract/scenarios.ts";
 import type { RunSummary } from "./summary.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import { plotsOf, type ExtensionPlot } from "./extension-plots.ts";
@@ -25,7 +26,6 @@ import {
 } from "../compare/compare-markdown.ts";
 
 /** The scenario that triggers every webhook kind; it always runs with the sink (lib/harness/extensions.ts). */
-const WEBHOOK_SCENARIO = "webhooks";
 
 export interface HtmlReportInput {
   summary: RunSummary;
@@ -141,7 +141,8 @@ function webhookTypesTable(series: HistogramSeries): string {
 /** Whether the run asked for the webhook sink (it ran, was skipped, or the webhooks scenario needs it). */
 function askedForWebhooks(summary: RunSummary): boolean {
   return (
-    summary.run.scenarios.includes(WEBHOOK_SCENARIO) ||
+    // A summary names the scenarios its run knew: a name this version does not know needs no sink here.
+    summary.run.scenarios.some((s) => isScenarioName(s) && scenarioSpec(s).extensions.includes("webhooks")) ||
     summary.extensions.some((e) => e.name === WEBHOOK_SINK_EXTENSION) ||
     (summary.skipped ?? []).some((s) => s.name === WEBHOOK_SINK_EXTENSION)
   );

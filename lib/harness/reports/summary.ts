@@ -9,7 +9,7 @@ import type { ExitCode } from "../exit-codes.ts";
 import { formatObserved } from "./format-observed.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import type { Outcome, ScenarioVerdict } from "../verdict.ts";
-import { activeFaultsNote, annotateActiveFaults } from "../chaos/active-faults.ts";
+import { annotateActiveFaults } from "../chaos/active-faults.ts";
 import { environmentLine, type EnvironmentReport } from "../plan/rails.ts";
 
 export interface RunSummary {
@@ -105,6 +105,12 @@ export async function writeSummary(runDir: string, summary: RunSummary): Promise
 }
 
 const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
+
+/** The verdict table's note on a failed item: the faults in effect, "none", or nothing without chaos. */
+function activeFaultsNote(item: { activeFaults?: string[] }): string {
+  if (item.activeFaults === undefined) return "";
+  return ` [faults in effect: ${item.activeFaults.length ? item.activeFaults.join(", ") : "none"}]`;
+}
 
 /**
  * The short verdict table: per scenario one line of figures, every failed check (with what was wrong) and failed

@@ -17,7 +17,7 @@ export function segmentFile(file: string, index: number): string {
 
 export async function runK6Segments(request: K6RunRequest, n: number): Promise<K6RunResult> {
   const segments = executionSegments(n);
-  const keys = partitionKeysAcrossSegments((request.settings.apiKeys ?? "").split(",").filter(Boolean), n);
+  const keys = partitionKeysAcrossSegments(request.settings.apiKeys, n);
   const summaryPath = request.settings.summaryPath;
   const runners = segments.map((segment) => ({
     summary: summaryPath ? segmentFile(summaryPath, segment.index) : undefined,
@@ -27,7 +27,7 @@ export async function runK6Segments(request: K6RunRequest, n: number): Promise<K
       ...request,
       settings: {
         ...request.settings,
-        apiKeys: (keys[segment.index] ?? []).join(","),
+        apiKeys: keys[segment.index] ?? [],
         ...(summaryPath ? { summaryPath: segmentFile(summaryPath, segment.index) } : {}),
       },
       logFile: segmentFile(request.logFile, segment.index),

@@ -20,8 +20,6 @@ import { judgeSoak, type RequestSample, type SoakJudgement } from "./drift.ts";
 import { ResourceScraper, SOAK_RESOURCES_FILE } from "./resource-scraper.ts";
 import { scrapeIntervalSeconds, type SoakRules } from "./soak-rules.ts";
 
-export const SOAK_SCENARIO = "soak";
-
 export interface SoakOptions {
   /** The drift rules, read and checked once before the run (run-settings.ts: --soak-config). */
   rules: SoakRules;
@@ -98,11 +96,14 @@ export function soakSeries(f: Record<string, number>): GaugeSeries[] {
 export class SoakExtension implements RunExtension {
   readonly name = "soak";
   readonly #options: SoakOptions;
+  readonly #scenario: string;
   #rules: SoakRules | undefined;
   #scraper: ResourceScraper | undefined;
 
-  constructor(options: SoakOptions) {
+  /** scenario: the one whose samples it judges for drift (the registry's scenario needing the soak extension). */
+  constructor(options: SoakOptions, scenario: string) {
     this.#options = options;
+    this.#scenario = scenario;
   }
 
   start(ctx: RunContext): Promise<ExtensionStart> {
@@ -122,7 +123,7 @@ export class SoakExtension implements RunExtension {
     const scraper = this.#scraper;
     await scraper?.stop();
     const rules = this.#rules ?? this.#options.rules;
-    const scenario = ctx.scenarios.includes(SOAK_SCENARIO) ? SOAK_SCENARIO : ctx.scenarios[0];
+    const scenario = ctx.scenarios.includes(this.#scenario) ? this.#scenario : ctx.scenarios[0];
     if (!scenario) return extensionVerdict(this.name, { errors: ["Failed to judge the soak: no scenario ran."] });
     let samples: Awaited<ReturnType<typeof readSoakSamples>>;
     try {

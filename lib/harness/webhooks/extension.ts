@@ -138,7 +138,7 @@ export class WebhookSinkExtension implements RunExtension {
     const indexes = ctx.keys.map((_, i) => i);
     if (control === undefined) {
       await this.#registerWithoutHooks(ctx, sink, indexes);
-      return { k6Settings: { recordExpectations: "1" } };
+      return { k6Settings: { recordExpectations: true } };
     }
     try {
       await inBatches(indexes, 8, async (i) => {
@@ -149,7 +149,7 @@ export class WebhookSinkExtension implements RunExtension {
     } catch (error) {
       throw harnessErrorOf(error, "register the webhook sink with the service");
     }
-    return { k6Settings: { recordExpectations: "1", controlUrl: control.url, controlToken: control.token } };
+    return { k6Settings: { recordExpectations: true, controlUrl: control.url, controlToken: control.token } };
   }
 
   /** Registration without test hooks: the operator's command, or by hand; then a first event proves it. */

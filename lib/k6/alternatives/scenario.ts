@@ -1,7 +1,13 @@
 /** The alternatives scenario's options, setup and iteration; scenarios/alternatives.ts is its entry file. */
 import exec from "k6/execution";
 import type { Options } from "k6/options";
-import { K6_ENV, isRecord, todayUtc, type AlternativesObservation, type EndpointName } from "../../contract/index.ts";
+import {
+  decodeK6Env,
+  isRecord,
+  todayUtc,
+  type AlternativesObservation,
+  type EndpointName,
+} from "../../contract/index.ts";
 import { checkResponse, expectThat } from "../checks.ts";
 import type { ApiClient } from "../client.ts";
 import { loadConfig } from "../config.ts";
@@ -13,7 +19,7 @@ import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.t
 import { readInventory, setSlots } from "./inventory.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
 import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
-import { parseControlProductTypes, type ControlProductType } from "../../contract/product-type-discovery.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { planFor, type Plan } from "./plan.ts";
 import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import {
@@ -57,8 +63,8 @@ const WITHOUT = 1;
 
 /** The hot set churn changes (ATD_HOT_SET), or undefined when the run has no churn. */
 function churnedHotSet(): ControlProductType[] | undefined {
-  const json = __ENV[K6_ENV.hotSet]?.trim();
-  return json ? parseControlProductTypes(JSON.parse(json) as unknown) : undefined;
+  const hotSet = decodeK6Env(__ENV).hotSet;
+  return hotSet && [...hotSet];
 }
 
 type AnySetup = Setup | PublicApiSetup | NotProvokable;
