@@ -16,7 +16,7 @@ import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
 import { MAX_SEGMENTS } from "../lib/harness/segments/segment-keys.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { handleStopSignals } from "../lib/harness/interrupt.ts";
-import type { RunRequest } from "../lib/harness/run.ts";
+import type { RunRequest } from "../lib/harness/run/run-request.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import {
@@ -57,7 +57,7 @@ const comparing = () => import("../lib/harness/compare/compare-command.ts");
 const running = async () => ({
   ...(await import("../lib/harness/extensions.ts")),
   ...(await import("../lib/harness/chaos/prepare-chaos.ts")),
-  ...(await import("../lib/harness/run.ts")),
+  ...(await import("../lib/harness/run/run-harness.ts")),
 });
 
 export interface RunFlags {
