@@ -509,11 +509,8 @@ function settingsText(command: Command, sources: Readonly<Record<string, string>
 /** Everything a run is made of, read and checked before anything starts. */
 type RunPlan = Awaited<ReturnType<typeof planRun>>;
 
-/**
- * The run file applied, every setting read and checked, the baseline found, the environment's rails and the plan's
- * load checked: a bad one is exit 2 here, before anything starts.
- */
-async function planRun(named: string[], flags: RunFlags, command: Command) {
+/** The run file applied and the scenarios named (on the command line, else by the run file), each one known. */
+async function namedScenarios(named: string[], flags: RunFlags, command: Command) {
   // The run file's values fill what neither a flag nor a HARNESS_* variable set (commander keeps each value's source).
   const known = new Set((await listScenarios()).map((s) => s.name));
   const runFile: AppliedRunFile = await applyRunFile(command, flags, named, [...known]);
@@ -529,8 +526,11 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
       `Failed to start the run: unknown scenario ${unknown.join(", ")}. Please use one of: ${[...known].join(", ")}.`,
     );
   }
-  const settings = await readSettings(flags, scenarios, runFile);
-  // The baseline is found and known to be comparable before anything starts (exit 2 otherwise).
+  return { runFile, scenarios };
+}
+
+/** --baseline found and known to be comparable before anything starts (exit 2 otherwise). */
+async function baselineOf(flags: RunFlags, scenarios: string[], ids: { sloTable: string; trafficModel: string }) {
   const baseline =
     flags.baseline === undefined
       ? undefined
@@ -539,7 +539,7 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
         ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
           scenarios,
           profile: flags.profile,
-          ids: settings.ids,
+          ids,
           targetKind: flags.target,
         });
   if (baseline === undefined && flags.tolerances !== undefined) {
@@ -547,6 +547,17 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
       "Failed to start the run: --tolerances applies to a comparison, and no --baseline was given. Please add --baseline <run dir or name>, or drop --tolerances.",
     );
   }
+  return baseline;
+}
+
+/**
+ * The run file applied, every setting read and checked, the baseline found, the environment's rails and the plan's
+ * load checked: a bad one is exit 2 here, before anything starts.
+ */
+async function planRun(named: string[], flags: RunFlags, command: Command) {
+  const { runFile, scenarios } = await namedScenarios(named, flags, command);
+  const settings = await readSettings(flags, scenarios, runFile);
+  const baseline = await baselineOf(flags, scenarios, settings.ids);
   const modules = await running();
   const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
   const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
