@@ -7,8 +7,7 @@
 import path from "node:path";
 import { Command, Option } from "commander";
 import { RATE_LIMIT_ALGORITHMS } from "../lib/contract/index.ts";
-import { PROFILES, profileNamed } from "../lib/contract/profiles.ts";
-import { scenarioSeconds } from "../lib/contract/durations.ts";
+import { PROFILES } from "../lib/contract/profiles.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts";
 import { serviceArgsProblem } from "../service/options.ts";
@@ -38,6 +37,7 @@ import { dryRunLines, type DryRunPlan } from "../lib/harness/plan/dry-run.ts";
 import { checkBudget, checkRails, k6RpsCaps } from "../lib/harness/plan/rails.ts";
 import { referenceCatalogueFacts } from "../lib/harness/plan/reference-catalogue.ts";
 import { estimateRequests } from "../lib/harness/plan/request-estimate.ts";
+import { scenarioPlanOf } from "../lib/harness/plan/scenario-plan.ts";
 import { partitionKeys, traitsOf } from "../lib/harness/scenario-traits.ts";
 import { SEEDED_PARTNER_COUNT } from "../service/partners.ts";
 
@@ -131,10 +131,10 @@ function switchFromEnv(value: string | undefined): boolean | undefined {
   return /^(1|true|yes|on)$/i.test(value.trim());
 }
 
-/** A profile's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
-function plannedSeconds(profile: string, duration: string | undefined): number | undefined {
+/** A scenario's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
+function plannedSeconds(scenario: string, flags: RunFlags): number | undefined {
   try {
-    return scenarioSeconds(profileNamed(profile).scenario(duration));
+    return scenarioPlanOf(scenario, flags).seconds;
   } catch {
     return undefined;
   }
@@ -741,7 +741,7 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
       slo: settings.slo,
       churn: { enabled: plan.churn, config: settings.churn },
       chaos: chaos.chaos,
-      soak: { rules: settings.soakRules, plannedSeconds: plannedSeconds("soak", flags.duration) },
+      soak: { rules: settings.soakRules, plannedSeconds: plannedSeconds("soak", flags) },
       capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
     }),
     k6Settings: {

@@ -12,7 +12,7 @@
  */
 import { ENDPOINT_NAMES, RATE_LIMIT, RATE_LIMITED_ENDPOINTS, type EndpointName } from "../../contract/index.ts";
 import { parseDuration, scenarioSeconds } from "../../contract/durations.ts";
-import { capacityScenario, profileNamed, type Scenario as ArrivalScenario } from "../../contract/profiles.ts";
+import type { Scenario as ArrivalScenario } from "../../contract/profiles.ts";
 import {
   DEFAULT_TRAFFIC_MODEL,
   PERSONAS,
@@ -22,7 +22,8 @@ import {
   type TrafficModel,
 } from "../../contract/traffic-model.ts";
 import { FUNCTIONAL_DRIVERS, type FunctionalDriver } from "../../contract/functional-drivers.ts";
-import { partitionKeys, traitsOf } from "../scenario-traits.ts";
+import { partitionKeys } from "../scenario-traits.ts";
+import { scenarioPlanOf } from "./scenario-plan.ts";
 
 /**
  * What the estimate must assume about the target's catalogue and inventory: the setup walk's length and how far a
@@ -303,14 +304,7 @@ const ANSWER_DRIVEN: Readonly<Record<string, string>> = {
 };
 
 function planOf(scenario: string, input: EstimateInput, model: TrafficModel, catalogue: CatalogueFacts, keys: number) {
-  const ownProfile = traitsOf(scenario).profile;
-  const profile = ownProfile ?? input.profile;
-  // Only the capacity scenario reads --capacity-rates (scenarios/capacity.ts); another scenario run with
-  // --profile capacity gets the profile's default steps (lib/k6/options.ts).
-  const arrival = (): ArrivalScenario =>
-    scenario === "capacity" && input.capacityRates
-      ? capacityScenario(input.duration, input.capacityRates)
-      : profileNamed(profile).scenario(input.duration);
+  const { profile, arrival } = scenarioPlanOf(scenario, input);
   if (scenario in TRAFFIC_PERSONA) {
     const persona = TRAFFIC_PERSONA[scenario];
     const scenarioModel = persona ? onlyPersona(model, persona) : model;
@@ -319,7 +313,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     const share = scenarioModel.weights.booker / weights;
     return {
       profile,
-      arrival: arrival(),
+      arrival,
       setup: trafficSetup(scenarioModel, catalogue, keys),
       perIteration: callsPerIteration(scenarioModel, catalogue),
       bookers: {
@@ -337,7 +331,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     // scenarios/smoke.ts: a products page, then one product of it (there is always one in a non-empty catalogue).
     return {
       profile,
-      arrival: arrival(),
+      arrival,
       setup: {},
       perIteration: catalogue.products > 0 ? { products: 1, product: 1 } : { products: 1 },
       notes: [],
@@ -348,7 +342,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     // (a product has at least one type); each iteration is one single-date check.
     return {
       profile,
-      arrival: arrival(),
+      arrival,
       setup: { products: 1, productTypes: 1, productType: 1 },
       perIteration: { priceListDate: 1 },
       notes: [

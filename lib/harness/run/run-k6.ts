@@ -1,10 +1,9 @@
 /** The run-k6 phase: one k6 process per scenario (or per segment), concurrently, each bounded in time. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { capacityScenario, profileNamed } from "../../contract/profiles.ts";
-import { scenarioSeconds } from "../../contract/durations.ts";
 import { describeHookFailure, parseHookFailures } from "../hook-failures.ts";
 import { runK6, type K6RunRequest } from "../k6-runner.ts";
+import { scenarioPlanOf } from "../plan/scenario-plan.ts";
 import { dashboardFile } from "../reports/write-reports.ts";
 import type { ExtensionStart, K6Outputs, RunContext } from "../run-extension.ts";
 import { traitsOf } from "../scenario-traits.ts";
@@ -14,9 +13,6 @@ import type { RunRequest } from "./run-request.ts";
 import { notJudgedCheck, type RunState } from "./run-state.ts";
 import type { StartedExtensions } from "./start-extensions.ts";
 import { logHintOf } from "./start-target.ts";
-
-/** Time k6 gets beyond the profile's own length: VU start-up, graceful stop, setup/teardown and handleSummary. */
-const K6_OVERHEAD_SECONDS = 120;
 
 interface ScenarioRun {
   /** Where the target's output is, for the message of a target that died. */
@@ -79,21 +75,6 @@ async function runScenario(
     errors.push(`k6 exited with ${result.exitCode ?? result.signal}`, ...parseK6Errors(log));
   }
   return { verdict: scenarioVerdict(scenario, summary, log, errors), log };
-}
-
-/**
- * How long a scenario's k6 process may run: its own length, or its profile's (a scenario with a profile of its own,
- * soak or capacity, runs that one's, not --profile's), plus k6's overhead.
- */
-function boundSecondsOf(request: RunRequest, scenario: string): number {
-  const traits = traitsOf(scenario);
-  const own = traits.profile;
-  const seconds =
-    traits.ownDurationSeconds ??
-    (own === "capacity" && request.capacityRates
-      ? scenarioSeconds(capacityScenario(request.duration, request.capacityRates))
-      : scenarioSeconds(profileNamed(own ?? request.profile).scenario(request.duration)));
-  return seconds + K6_OVERHEAD_SECONDS;
 }
 
 export interface K6Ran {
@@ -173,6 +154,6 @@ function scenarioRunOf(
         ? { controlUrl: control.url, controlToken: control.token }
         : {}),
     },
-    boundSeconds: boundSecondsOf(request, scenario),
+    boundSeconds: scenarioPlanOf(scenario, request).boundSeconds,
   };
 }
