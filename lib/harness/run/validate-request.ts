@@ -3,13 +3,16 @@ import { SettingsError } from "../../contract/index.ts";
 import { profileNamed } from "../../contract/profiles.ts";
 import { parseDuration, scenarioSeconds } from "../../contract/durations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
+import { scenarioPlanOf } from "../plan/scenario-plan.ts";
 import { traitsOf } from "../scenario-traits.ts";
 import type { RunRequest } from "./run-request.ts";
 
-/** The profile and --duration read, and --segments only for scenarios that can be split. */
+/** The profiles and --duration read, and --segments only for scenarios that can be split. */
 export function validateRequest(request: RunRequest): void {
   try {
     scenarioSeconds(profileNamed(request.profile).scenario(request.duration));
+    // Each scenario's own profile too (soak, capacity): its k6 bound is derived from it once the target is up.
+    for (const scenario of request.scenarios) scenarioPlanOf(scenario, request);
     if (request.duration) parseDuration(request.duration);
     const unsplittable = request.scenarios.filter((s) => !traitsOf(s).splittable);
     if ((request.segments ?? 1) > 1 && unsplittable.length) {
