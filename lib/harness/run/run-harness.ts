@@ -15,6 +15,7 @@ import { bundleScenarios } from "../bundle.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { interruptionOf, isInterruption, onLastResort, throwIfInterrupted, unlessInterrupted } from "../interrupt.ts";
 import { resolveK6 } from "../k6-binary.ts";
+import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import { SUMMARY_FILE } from "../reports/summary.ts";
 import { collectVerdicts, verdictOutcomes } from "./collect-verdicts.ts";
 import type { Outcome } from "./exit-code-of.ts";
@@ -30,7 +31,7 @@ import { validateRequest } from "./validate-request.ts";
 import { writeRunReports } from "./write-run-reports.ts";
 
 export async function runHarness(request: RunRequest): Promise<RunOutcome> {
-  validateRequest(request);
+  const plans = validateRequest(request);
   const state = await newRunState(request);
   // The phase a signal came in; and if the harness must end before its reports are written, summary.json still is.
   const onSignal = () => {
@@ -43,7 +44,7 @@ export async function runHarness(request: RunRequest): Promise<RunOutcome> {
     writeFileSync(path.join(state.runDir, SUMMARY_FILE), `${JSON.stringify(summaryOf(request, state), null, 2)}\n`);
   });
   try {
-    state.outcomes.push(...(await runPhases(request, state)));
+    state.outcomes.push(...(await runPhases(request, state, plans)));
   } catch (error) {
     state.outcomes.push(...(await endedBy(error, request, state)));
   } finally {
@@ -69,7 +70,11 @@ async function endedBy(error: unknown, request: RunRequest, state: RunState): Pr
 }
 
 /** Build, start the target, pick the keys, start the extensions, run k6, collect the verdicts: what they found. */
-async function runPhases(request: RunRequest, state: RunState): Promise<Outcome[]> {
+async function runPhases(
+  request: RunRequest,
+  state: RunState,
+  plans: ReadonlyMap<string, ScenarioPlan>,
+): Promise<Outcome[]> {
   request.say(`▸ build: bundling ${request.scenarios.join(", ")}`);
   const [bundles, k6] = await unlessInterrupted(
     Promise.all([bundleScenarios(request.scenarios), resolveK6(request.say)]),
@@ -85,7 +90,7 @@ async function runPhases(request: RunRequest, state: RunState): Promise<Outcome[
   const extra = await startExtensions(request, state, ctx);
 
   state.phase = "run k6";
-  const ran = await runK6Phase(request, state, ctx, { ...extra, k6, bundles });
+  const ran = await runK6Phase(request, state, ctx, { ...extra, k6, bundles, plans });
   throwIfInterrupted(request.signal);
 
   state.phase = "collect the verdicts";

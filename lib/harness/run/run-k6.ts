@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describeHookFailure, parseHookFailures } from "../hook-failures.ts";
 import { runK6, type K6RunRequest } from "../k6-runner.ts";
-import { scenarioPlanOf } from "../plan/scenario-plan.ts";
+import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import { dashboardFile } from "../reports/write-reports.ts";
 import type { ExtensionStart, K6Outputs, RunContext } from "../run-extension.ts";
 import { traitsOf } from "../scenario-traits.ts";
@@ -77,6 +77,13 @@ async function runScenario(
   return { verdict: scenarioVerdict(scenario, summary, log, errors), log };
 }
 
+/** What the k6 phase is given: the extensions' additions, k6, the bundles and each scenario's length (derived once). */
+type K6Given = StartedExtensions & {
+  k6: string;
+  bundles: Map<string, string>;
+  plans: ReadonlyMap<string, ScenarioPlan>;
+};
+
 export interface K6Ran {
   outputs: K6Outputs;
   /** Why the target died during the run, if it did. */
@@ -89,7 +96,7 @@ export async function runK6Phase(
   request: RunRequest,
   state: RunState,
   ctx: RunContext,
-  given: StartedExtensions & { k6: string; bundles: Map<string, string> },
+  given: K6Given,
 ): Promise<K6Ran> {
   const { target, scenarios } = ctx;
   request.say(
@@ -109,7 +116,7 @@ export async function runK6Phase(
   const k6StartedAt = Date.now();
   const results = await Promise.all(
     scenarios.map((scenario) =>
-      runScenario(request, scenario, scenarioRunOf(request, state, ctx, given, scenario), stop.signal, () => death),
+      runScenario(request, scenario, scenarioRunOf(state, ctx, given, scenario), stop.signal, () => death),
     ),
   );
   request.signal.removeEventListener("abort", onAbort);
@@ -131,13 +138,7 @@ export async function runK6Phase(
 }
 
 /** What one scenario's k6 process is given: its script, its keys, the settings the extensions added, its bound. */
-function scenarioRunOf(
-  request: RunRequest,
-  state: RunState,
-  ctx: RunContext,
-  given: StartedExtensions & { k6: string; bundles: Map<string, string> },
-  scenario: string,
-): ScenarioRun {
+function scenarioRunOf(state: RunState, ctx: RunContext, given: K6Given, scenario: string): ScenarioRun {
   const control = ctx.target.control;
   return {
     logs: path.join(state.runDir, logHintOf(ctx.target)),
@@ -154,6 +155,6 @@ function scenarioRunOf(
         ? { controlUrl: control.url, controlToken: control.token }
         : {}),
     },
-    boundSeconds: scenarioPlanOf(scenario, request).boundSeconds,
+    boundSeconds: (given.plans.get(scenario) as ScenarioPlan).boundSeconds,
   };
 }

@@ -3,16 +3,19 @@ import { SettingsError } from "../../contract/index.ts";
 import { profileNamed } from "../../contract/profiles.ts";
 import { parseDuration, scenarioSeconds } from "../../contract/durations.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
-import { scenarioPlanOf } from "../plan/scenario-plan.ts";
+import { scenarioPlanOf, type ScenarioPlan } from "../plan/scenario-plan.ts";
 import { traitsOf } from "../scenario-traits.ts";
 import type { RunRequest } from "./run-request.ts";
 
-/** The profiles and --duration read, and --segments only for scenarios that can be split. */
-export function validateRequest(request: RunRequest): void {
+/**
+ * The profiles and --duration read, and --segments only for scenarios that can be split: each scenario's length,
+ * derived here once for the whole run.
+ */
+export function validateRequest(request: RunRequest): ReadonlyMap<string, ScenarioPlan> {
   try {
     scenarioSeconds(profileNamed(request.profile).scenario(request.duration));
-    // Each scenario's own profile too (soak, capacity): its k6 bound is derived from it once the target is up.
-    for (const scenario of request.scenarios) scenarioPlanOf(scenario, request);
+    // Each scenario's own profile too (soak, capacity): its k6 bound comes from it.
+    const plans = new Map(request.scenarios.map((s) => [s, scenarioPlanOf(s, request)] as const));
     if (request.duration) parseDuration(request.duration);
     const unsplittable = request.scenarios.filter((s) => !traitsOf(s).splittable);
     if ((request.segments ?? 1) > 1 && unsplittable.length) {
@@ -21,6 +24,7 @@ export function validateRequest(request: RunRequest): void {
         EXIT.usage,
       );
     }
+    return plans;
   } catch (error) {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError(
