@@ -7,8 +7,7 @@
 import path from "node:path";
 import { Command, Option } from "commander";
 import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm, type RateOutsideList } from "../lib/contract/index.ts";
-import { PROFILES, profileNamed } from "../lib/contract/profiles.ts";
-import { scenarioSeconds } from "../lib/contract/durations.ts";
+import { PROFILES } from "../lib/contract/profiles.ts";
 import { SCENARIO_NAMES } from "../lib/contract/scenarios.ts";
 import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts";
 import { serviceArgsProblem } from "../service/options.ts";
@@ -16,7 +15,7 @@ import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
 import { MAX_SEGMENTS } from "../lib/harness/segments/segment-keys.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { handleStopSignals } from "../lib/harness/interrupt.ts";
-import type { RunRequest } from "../lib/harness/run.ts";
+import type { RunRequest } from "../lib/harness/run/run-request.ts";
 import { REPORTS_DIR } from "../lib/harness/paths.ts";
 import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
 import {
@@ -38,6 +37,7 @@ import { dryRunLines, type DryRunPlan } from "../lib/harness/plan/dry-run.ts";
 import { checkBudget, checkRails, k6RpsCaps } from "../lib/harness/plan/rails.ts";
 import { referenceCatalogueFacts } from "../lib/harness/plan/reference-catalogue.ts";
 import { estimateRequests } from "../lib/harness/plan/request-estimate.ts";
+import { scenarioPlanOf } from "../lib/harness/plan/scenario-plan.ts";
 import { partitionKeys, traitsOf } from "../lib/harness/scenario-traits.ts";
 import { SEEDED_PARTNER_COUNT } from "../service/partners.ts";
 
@@ -57,7 +57,7 @@ const comparing = () => import("../lib/harness/compare/compare-command.ts");
 const running = async () => ({
   ...(await import("../lib/harness/extensions.ts")),
   ...(await import("../lib/harness/chaos/prepare-chaos.ts")),
-  ...(await import("../lib/harness/run.ts")),
+  ...(await import("../lib/harness/run/run-harness.ts")),
 });
 
 export interface RunFlags {
@@ -131,10 +131,10 @@ function switchFromEnv(value: string | undefined): boolean | undefined {
   return /^(1|true|yes|on)$/i.test(value.trim());
 }
 
-/** A profile's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
-function plannedSeconds(profile: string, duration: string | undefined): number | undefined {
+/** A scenario's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
+function plannedSeconds(scenario: string, flags: RunFlags): number | undefined {
   try {
-    return scenarioSeconds(profileNamed(profile).scenario(duration));
+    return scenarioPlanOf(scenario, flags).seconds;
   } catch {
     return undefined;
   }
@@ -509,11 +509,8 @@ function settingsText(command: Command, sources: Readonly<Record<string, string>
 /** Everything a run is made of, read and checked before anything starts. */
 type RunPlan = Awaited<ReturnType<typeof planRun>>;
 
-/**
- * The run file applied, every setting read and checked, the baseline found, the environment's rails and the plan's
- * load checked: a bad one is exit 2 here, before anything starts.
- */
-async function planRun(named: string[], flags: RunFlags, command: Command) {
+/** The run file applied and the scenarios named (on the command line, else by the run file), each one known. */
+async function namedScenarios(named: string[], flags: RunFlags, command: Command) {
   // The run file's values fill what neither a flag nor a HARNESS_* variable set (commander keeps each value's source).
   const known = new Set<string>(SCENARIO_NAMES);
   const runFile: AppliedRunFile = await applyRunFile(command, flags, named, [...known]);
@@ -529,8 +526,11 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
       `Failed to start the run: unknown scenario ${unknown.join(", ")}. Please use one of: ${[...known].join(", ")}.`,
     );
   }
-  const settings = await readSettings(flags, scenarios, runFile);
-  // The baseline is found and known to be comparable before anything starts (exit 2 otherwise).
+  return { runFile, scenarios };
+}
+
+/** --baseline found and known to be comparable before anything starts (exit 2 otherwise). */
+async function baselineOf(flags: RunFlags, scenarios: string[], ids: { sloTable: string; trafficModel: string }) {
   const baseline =
     flags.baseline === undefined
       ? undefined
@@ -539,7 +539,7 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
         ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
           scenarios,
           profile: flags.profile,
-          ids: settings.ids,
+          ids,
           targetKind: flags.target,
         });
   if (baseline === undefined && flags.tolerances !== undefined) {
@@ -547,6 +547,17 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
       "Failed to start the run: --tolerances applies to a comparison, and no --baseline was given. Please add --baseline <run dir or name>, or drop --tolerances.",
     );
   }
+  return baseline;
+}
+
+/**
+ * The run file applied, every setting read and checked, the baseline found, the environment's rails and the plan's
+ * load checked: a bad one is exit 2 here, before anything starts.
+ */
+async function planRun(named: string[], flags: RunFlags, command: Command) {
+  const { runFile, scenarios } = await namedScenarios(named, flags, command);
+  const settings = await readSettings(flags, scenarios, runFile);
+  const baseline = await baselineOf(flags, scenarios, settings.ids);
   const modules = await running();
   const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
   const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
@@ -730,7 +741,7 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
       slo: settings.slo,
       churn: { enabled: plan.churn, config: settings.churn },
       chaos: chaos.chaos,
-      soak: { rules: settings.soakRules, plannedSeconds: plannedSeconds("soak", flags.duration) },
+      soak: { rules: settings.soakRules, plannedSeconds: plannedSeconds("soak", flags) },
       capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
     }),
     k6Settings: {

@@ -5,7 +5,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../lib/harness/exit-codes.ts";
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
-import { HARNESS_ERROR_LOG, runHarness, type RunRequest } from "../../lib/harness/run.ts";
+import { runHarness } from "../../lib/harness/run/run-harness.ts";
+import type { RunRequest } from "../../lib/harness/run/run-request.ts";
+import { HARNESS_ERROR_LOG } from "../../lib/harness/run/run-state.ts";
 import { extensionVerdict, type RunContext, type RunExtension } from "../../lib/harness/run-extension.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 

@@ -16,7 +16,8 @@ import {
 import { EXIT } from "../../lib/harness/exit-codes.ts";
 import type { EnvironmentRails } from "../../lib/harness/plan/environment-rails.ts";
 import { readRawSamples, rawResultsFile } from "../../lib/harness/reports/raw-samples.ts";
-import { runHarness, type RunRequest } from "../../lib/harness/run.ts";
+import { runHarness } from "../../lib/harness/run/run-harness.ts";
+import type { RunRequest } from "../../lib/harness/run/run-request.ts";
 import { EmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
 
 /** Two of the embedded service's seeded keys: smoke (5 iterations/s, 2 requests each) sends ~300/min on each. */

@@ -2,7 +2,7 @@
  * The rails of a named environment (environment-rails.ts), checked before anything starts: which scenarios it may
  * run, what production forbids, the per-key ceiling and whether the plan stays under it. Every refusal is exit 2 with
  * what to change. The same ceiling then holds at run time as k6's own `rps` option (k6RpsCap), set per k6 process by
- * lib/harness/run.ts.
+ * lib/harness/run/start-extensions.ts.
  */
 import { partitionKeys as keysOfSegments } from "../../contract/execution-segments.ts";
 import { RATE_LIMIT } from "../../contract/limits.ts";

@@ -12,7 +12,7 @@
  */
 import { ENDPOINT_NAMES, RATE_LIMIT, RATE_LIMITED_ENDPOINTS, type EndpointName } from "../../contract/index.ts";
 import { parseDuration, scenarioSeconds } from "../../contract/durations.ts";
-import { capacityScenario, profileNamed, type Scenario as ArrivalScenario } from "../../contract/profiles.ts";
+import type { Scenario as ArrivalScenario } from "../../contract/profiles.ts";
 import {
   DEFAULT_TRAFFIC_MODEL,
   PERSONAS,
@@ -23,7 +23,8 @@ import {
 } from "../../contract/traffic-model.ts";
 import { FUNCTIONAL_DRIVERS, type FunctionalDriver } from "../../contract/functional-drivers.ts";
 import { scenarioSpec } from "../../contract/scenarios.ts";
-import { partitionKeys, traitsOf } from "../scenario-traits.ts";
+import { partitionKeys } from "../scenario-traits.ts";
+import { scenarioPlanOf } from "./scenario-plan.ts";
 
 /**
  * What the estimate must assume about the target's catalogue and inventory: the setup walk's length and how far a
@@ -285,15 +286,8 @@ interface Plan {
 }
 
 function planOf(scenario: string, input: EstimateInput, model: TrafficModel, catalogue: CatalogueFacts, keys: number) {
-  const ownProfile = traitsOf(scenario).profile;
-  const profile = ownProfile ?? input.profile;
+  const { profile, arrival } = scenarioPlanOf(scenario, input);
   const estimate = scenarioSpec(scenario).estimate;
-  // Only the capacity scenario (the single-date one) reads --capacity-rates (scenarios/capacity.ts); another scenario
-  // run with --profile capacity gets the profile's default steps (lib/k6/options.ts).
-  const arrival = (): ArrivalScenario =>
-    estimate.kind === "single-date" && input.capacityRates
-      ? capacityScenario(input.duration, input.capacityRates)
-      : profileNamed(profile).scenario(input.duration);
   if (estimate.kind === "traffic") {
     const persona = estimate.persona;
     const scenarioModel = persona ? onlyPersona(model, persona) : model;
@@ -302,7 +296,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     const share = scenarioModel.weights.booker / weights;
     return {
       profile,
-      arrival: arrival(),
+      arrival,
       setup: trafficSetup(scenarioModel, catalogue, keys),
       perIteration: callsPerIteration(scenarioModel, catalogue),
       bookers: {
@@ -320,7 +314,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     // scenarios/smoke.ts: a products page, then one product of it (there is always one in a non-empty catalogue).
     return {
       profile,
-      arrival: arrival(),
+      arrival,
       setup: {},
       perIteration: catalogue.products > 0 ? { products: 1, product: 1 } : { products: 1 },
       notes: [],
@@ -331,7 +325,7 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
     // (a product has at least one type); each iteration is one single-date check.
     return {
       profile,
-      arrival: arrival(),
+      arrival,
       setup: { products: 1, productTypes: 1, productType: 1 },
       perIteration: { priceListDate: 1 },
       notes: [

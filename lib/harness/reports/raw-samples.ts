@@ -16,7 +16,7 @@ export interface RawSample {
   tags: Record<string, string>;
 }
 
-/** The raw results file k6 writes for a scenario (lib/harness/run.ts names it). */
+/** The raw results file k6 writes for a scenario (lib/harness/run/run-k6.ts names it). */
 export function rawResultsFile(scenario: string): string {
   return `k6-raw-${scenario}.json.gz`;
 }

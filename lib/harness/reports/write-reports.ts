@@ -16,7 +16,7 @@ import { RAW_METRICS, RunMetrics } from "./run-metrics.ts";
 import { Timeline } from "./timeline.ts";
 import { DigestCollector, DIGEST_FILE, type RunDigest } from "../compare/run-digest.ts";
 import type { Comparison } from "../compare/compare-runs.ts";
-import { COMPARE_JSON, COMPARE_MD, compareMarkdown, readComparison } from "../compare/compare-markdown.ts";
+import { COMPARE_MD, compareMarkdown, readComparison } from "../compare/compare-markdown.ts";
 
 export const JUNIT_FILE = "junit.xml";
 export const METRICS_FILE = "metrics.prom";
@@ -38,14 +38,6 @@ export interface WrittenReports {
   comparison: Comparison | undefined;
 }
 
-export interface WriteReportsOptions {
-  /**
-   * `harness run --baseline`: compares the run's digest with the baseline once it is made, before any report is
-   * written. Without it, a compare.json already in the run directory (`harness compare`) is shown.
-   */
-  compare?: (digest: RunDigest) => Comparison | undefined;
-}
-
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
     () => true,
@@ -53,13 +45,19 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** Writes junit.xml, metrics.prom and report.html into the run directory; says what had to be left out, if anything. */
-export async function writeReports(
-  runDir: string,
-  summary: RunSummary,
-  say: (line: string) => void = () => undefined,
-  options: WriteReportsOptions = {},
-): Promise<WrittenReports> {
+/** What the run directory's raw results and dashboards give, read once: the reports are rendered from it. */
+export interface RunSamples {
+  metrics: RunMetrics;
+  timeline: Timeline | undefined;
+  dashboards: Map<string, string>;
+  /** What the reports have to leave out so far (a raw results file that ends early). */
+  notes: string[];
+  /** What a later release comparison needs of this run (lib/harness/compare/run-digest.ts). */
+  digest: RunDigest;
+}
+
+/** Streams each scenario's raw results once into the metrics, the timeline and the digest. */
+export async function readRunSamples(runDir: string, summary: RunSummary): Promise<RunSamples> {
   const notes: string[] = [];
   const metrics = new RunMetrics(summary);
   const digest = new DigestCollector();
@@ -72,12 +70,10 @@ export async function writeReports(
   const starts = await Promise.all([...raws.values()].map((raw) => firstSampleTime(raw, RAW_METRICS)));
   const firstSample = starts.filter((t): t is number => t !== undefined);
   const timeline = new Timeline(firstSample.length > 0 ? Math.min(...firstSample) : undefined);
-  let anyRaw = false;
   const dashboards = new Map<string, string>();
   for (const scenario of summary.run.scenarios) {
     const raw = raws.get(scenario);
     if (raw !== undefined) {
-      anyRaw = true;
       const { truncated } = await readRawSamples(raw, RAW_METRICS, (sample) => {
         metrics.observe(scenario, sample);
         timeline.observe(scenario, sample);
@@ -88,22 +84,28 @@ export async function writeReports(
     const dashboard = path.join(runDir, dashboardFile(scenario));
     if (await exists(dashboard)) dashboards.set(scenario, await readFile(dashboard, "utf8"));
   }
+  return { metrics, timeline: raws.size > 0 ? timeline : undefined, dashboards, notes, digest: digest.digest(summary) };
+}
+
+/**
+ * Writes run-digest.json, compare.md (with a comparison), junit.xml, metrics.prom and report.html from the samples
+ * read and the summary as it now stands; says what had to be left out, if anything.
+ */
+export async function renderReports(
+  runDir: string,
+  summary: RunSummary,
+  samples: RunSamples,
+  comparison: Comparison | undefined,
+  say: (line: string) => void = () => undefined,
+): Promise<WrittenReports> {
+  const { metrics, timeline, dashboards } = samples;
   metrics.finish();
-  notes.push(...metrics.problems);
+  const notes = [...samples.notes, ...metrics.problems];
   for (const e of summary.extensions) notes.push(...plotsOf(e).problems);
 
   const files = [JUNIT_FILE, METRICS_FILE, HTML_FILE, DIGEST_FILE].map((f) => path.join(runDir, f));
   const [junit, prom, html, digestFile] = files as [string, string, string, string];
-  // What a later release comparison needs of this run (lib/harness/compare/run-digest.ts).
-  const runDigest = digest.digest(summary);
-  await writeFile(digestFile, `${JSON.stringify(runDigest)}\n`);
-  let comparison: Comparison | undefined;
-  if (options.compare) {
-    comparison = options.compare(runDigest);
-    if (comparison) await writeFile(path.join(runDir, COMPARE_JSON), `${JSON.stringify(comparison, null, 2)}\n`);
-  } else {
-    comparison = await readComparison(runDir);
-  }
+  await writeFile(digestFile, `${JSON.stringify(samples.digest)}\n`);
   if (comparison) {
     metrics.addComparison(comparison);
     await writeFile(path.join(runDir, COMPARE_MD), compareMarkdown(comparison));
@@ -111,12 +113,22 @@ export async function writeReports(
   }
   await writeFile(junit, junitReport(summary, comparison));
   await writeFile(prom, await metrics.text());
-  await writeFile(
-    html,
-    htmlReport({ summary, timeline: anyRaw ? timeline : undefined, dashboards, notes, comparison }),
-  );
+  await writeFile(html, htmlReport({ summary, timeline, dashboards, notes, comparison }));
   for (const note of notes) say(`NOTE  report: ${note}`);
   return { files, metrics, notes, comparison };
+}
+
+/**
+ * Writes junit.xml, metrics.prom and report.html into the run directory, with the comparison a compare.json there
+ * holds (`harness compare`), if any; says what had to be left out, if anything.
+ */
+export async function writeReports(
+  runDir: string,
+  summary: RunSummary,
+  say: (line: string) => void = () => undefined,
+): Promise<WrittenReports> {
+  const samples = await readRunSamples(runDir, summary);
+  return renderReports(runDir, summary, samples, await readComparison(runDir), say);
 }
 
 /** The summary of a run directory, or a usage error saying why the directory is not one. */
