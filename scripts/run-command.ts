@@ -12,7 +12,7 @@ import { serviceArgsProblem } from "../service/options.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { handleStopSignals } from "../lib/harness/interrupt.ts";
 import type { RunRequest } from "../lib/harness/run/run-request.ts";
-import { RUN_FILE_SETTINGS, type SettingValues } from "../lib/harness/run-file/run-file-schema.ts";
+import { RUN_FILE_SETTINGS, switchValue, type SettingValues } from "../lib/harness/run-file/run-file-schema.ts";
 import { settingOptions } from "./setting-options.ts";
 import { applyRunFile, type AppliedRunFile } from "./run-file-options.ts";
 import type { CoverageLevel } from "../lib/harness/coverage.ts";
@@ -48,12 +48,6 @@ export type RunFlags = SettingValues & {
   /** --allow-production-bookings <environment>: booking scenarios allowed in that production environment. */
   allowProductionBookings?: string;
 };
-
-/** HARNESS_CHURN, HARNESS_WEBHOOKS: 1/true/yes/on on, anything else off, unset: the scenarios' default. */
-function switchFromEnv(value: string | undefined): boolean | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  return /^(1|true|yes|on)$/i.test(value.trim());
-}
 
 /** A scenario's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
 function plannedSeconds(scenario: string, flags: RunFlags): number | undefined {
@@ -218,8 +212,8 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
   const settings = await readSettings(flags, scenarios, runFile);
   const baseline = await baselineOf(flags, scenarios, settings.ids);
   const modules = await running();
-  const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
-  const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
+  const webhooks = switchValue("webhooks", flags.webhooks);
+  const churn = switchValue("churn", flags.churn);
   // The environment's rails and the plan's load against its ceiling, before anything starts (exit 2).
   if (flags.allowProductionBookings !== undefined && flags.allowProductionBookings !== runFile.environment.name) {
     refuse(
@@ -371,7 +365,7 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
       rateOutsideList: flags.rateOutsideList,
       capacityRates: flags.capacityRates,
     },
-    allowSkips: flags.allowSkips ?? switchFromEnv(process.env.HARNESS_ALLOW_SKIPS) ?? false,
+    allowSkips: switchValue("allowSkips", flags.allowSkips) ?? false,
     publicApi: {
       ...(settings.alternativesKeys === undefined ? {} : { alternativesKeys: settings.alternativesKeys }),
       ...(flags.reservationHold === undefined ? {} : { reservationHoldSeconds: flags.reservationHold }),

@@ -13,7 +13,8 @@ export function settingOptions(setting: RunFileSetting): Option[] {
   if (cli.parse) option.argParser(cli.parse as (value: string, previous: unknown) => unknown);
   if (choices) option.choices(choices);
   if (cli.default !== undefined) option.default(cli.default, cli.defaultText);
-  if (env !== undefined) option.env(env);
+  // A switch's mirror is read by switchValue (commander would take HARNESS_CHURN=0 as on).
+  if (env !== undefined && cli.arg !== undefined) option.env(env);
   if (cli.negate === undefined) return [option];
   return [option, new Option(`--no-${flag.slice(2)}`, cli.negate)];
 }

@@ -66,7 +66,10 @@ export interface CliSpec {
   readonly default?: unknown;
   /** How --help shows the default, when not the value itself. */
   readonly defaultText?: string;
-  /** The HARNESS_* variable when not derived from the key; false: none. */
+  /**
+   * The HARNESS_* variable when not derived from the key; false: none. A switch has one only when named here, read as
+   * 1/true/yes/on or anything else off (switchFromEnv), never by commander (which takes any value as on).
+   */
   readonly env?: string | false;
   /** A switch's --no-<key> form and its help. */
   readonly negate?: string;
@@ -361,6 +364,7 @@ const SETTINGS = {
   webhooks: on(flag("run the webhook sink beside k6 (--webhooks, false: --no-webhooks)"), {
     help: "run the webhook sink beside k6 (HARNESS_WEBHOOKS=1; default for soak, always on for webhooks)",
     negate: "no webhook sink, also for the soak (HARNESS_WEBHOOKS=0)",
+    env: "HARNESS_WEBHOOKS",
   }),
   webhookListen: on(
     {
@@ -450,6 +454,7 @@ const SETTINGS = {
   churn: on(flag("churn inventory through the control API during the run (--churn, false: --no-churn)"), {
     help: "churn inventory through the control API during the run (HARNESS_CHURN=1; default for alternatives and soak)",
     negate: "no inventory churn, also for alternatives and soak (HARNESS_CHURN=0)",
+    env: "HARNESS_CHURN",
   }),
   churnConfig: on(
     pathOrInline("churn rate, mix, hold times and dates: a JSON file, or inline (--churn-config)", "churn.json"),
@@ -550,6 +555,7 @@ const SETTINGS = {
     ),
     {
       help: "accept up front that what could not run is skipped: scenarios or extensions needing the control API, checks the run could not judge (HARNESS_ALLOW_SKIPS=1); without it a skip fails the run (what a coverage level cannot judge by design never does)",
+      env: "HARNESS_ALLOW_SKIPS",
     },
   ),
   baseline: on(
@@ -614,6 +620,22 @@ export function settingCli(setting: RunFileSetting): {
   const env =
     cli.env ?? (cli.arg === undefined ? false : `HARNESS_${kebabOf(setting).replace(/-/g, "_").toUpperCase()}`);
   return { cli, flag: `--${kebabOf(setting)}`, env: env === false ? undefined : env, choices: spec.choices };
+}
+
+/** HARNESS_CHURN and the other switches' mirrors: 1/true/yes/on on, anything else off, unset or blank: undefined. */
+export function switchFromEnv(value: string | undefined): boolean | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+/** A switch as given (flag or run file), else its HARNESS_* mirror, else undefined (the scenarios' default). */
+export function switchValue(
+  setting: RunFileSetting,
+  given: boolean | undefined,
+  env = process.env,
+): boolean | undefined {
+  const name = settingCli(setting).env;
+  return given ?? (name === undefined ? undefined : switchFromEnv(env[name]));
 }
 
 /** Every setting a run file may hold: the long flags of `harness run` in camelCase (a test compares them). */
