@@ -41,7 +41,10 @@ export interface SloTable {
   };
 }
 
-/** The merged table's file: in the run directory, and in `harness k8s`'s ConfigMap (ATD_SLO_FILE names it). */
+/**
+ * The merged table's file: in the run directory, and in `harness k8s`'s ConfigMap, whose keys the operator mounts beside
+ * the script, where k6's open() finds it (ATD_SLO_FILE names it).
+ */
 export const SLO_FILE = "slo.json";
 
 export const DEFAULT_SLO: SloTable = {

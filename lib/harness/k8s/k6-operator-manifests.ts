@@ -51,8 +51,6 @@ export interface K6OperatorRequest {
   slo?: SloTable;
 }
 
-/** The ConfigMap key of the merged SLO table; the operator mounts every key beside the script, where open() finds it. */
-
 export type Manifest = Record<string, unknown>;
 
 /** Kubernetes names: lower-case alphanumerics and '-', at most 63 characters. */
