@@ -16,17 +16,11 @@ import { REPO_ROOT, REPORTS_DIR } from "../lib/harness/paths.ts";
 import { applyCommand, DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
 import { judgeK8sRun } from "../lib/harness/k8s/judge-k8s-run.ts";
 import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
-import { readSloOverride } from "../lib/harness/k8s/slo-override.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
-import {
-  baselinesDirOption,
-  httpUrl,
-  integer,
-  nonNegativeNumber,
-  pushGroupOption,
-  tolerancesOption,
-} from "./cli-options.ts";
+import { httpUrl, integer, nonNegativeNumber } from "../lib/harness/settings/value-parsers.ts";
+import { checkDuration, readSloFile } from "../lib/harness/run-settings.ts";
+import { settingOption } from "./setting-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
 
@@ -85,8 +79,9 @@ program
     ),
   )
   .addOption(new Option("--namespace <ns>", "namespace of the manifests"))
-  .addOption(new Option("--profile <name>", "load profile").choices(Object.keys(PROFILES)).default("average"))
-  .addOption(new Option("--duration <duration>", "the profile's main stage length (k6 syntax)"))
+  // The settings `harness run` has too: the same option (default, HARNESS_* mirror, choices) from the settings table.
+  .addOption(settingOption("profile"))
+  .addOption(settingOption("duration"))
   .addOption(
     new Option("--prometheus-rw <url>", "remote-write URL the runners stream their samples to").argParser(httpUrl),
   )
@@ -98,7 +93,7 @@ program
     ).env("HARNESS_STARTER_IMAGE"),
   )
   .addOption(new Option("--name <name>", "name of the ConfigMap and TestRun (and the samples' testid)"))
-  .addOption(new Option("--slo <file>", "JSON file overriding the SLO table, shipped beside the script"))
+  .addOption(settingOption("slo"))
   .addOption(new Option("--out <dir>", "where the manifests go").default(path.join(REPORTS_DIR, "k8s")))
   .action(
     async (
@@ -125,6 +120,14 @@ program
           EXIT.usage,
         );
       }
+      // Checked as `harness run` checks them, with the same words (exit 2), before anything is written.
+      checkDuration({
+        scenarios: [scenario],
+        profile: flags.profile,
+        duration: flags.duration,
+        capacityRates: undefined,
+      });
+      const slo = flags.slo === undefined ? undefined : (await readSloFile(path.resolve(flags.slo))).slo;
       const file = await writeK8sManifests(
         {
           scenario,
@@ -138,7 +141,7 @@ program
           image: flags.image,
           starterImage: flags.starterImage,
           name: flags.name,
-          ...(flags.slo === undefined ? {} : { slo: await readSloOverride(flags.slo) }),
+          ...(slo === undefined ? {} : { slo }),
         },
         path.resolve(flags.out),
       );
@@ -180,7 +183,7 @@ program
       .argParser(httpUrl)
       .env("HARNESS_PUSHGATEWAY"),
   )
-  .addOption(pushGroupOption())
+  .addOption(settingOption("pushGroup"))
   .action(async (dir: string, flags: { pushgateway?: string; pushGroup?: string }) => {
     const runDir = path.resolve(dir);
     const summary = await readRunSummary(runDir);
@@ -206,8 +209,8 @@ program
   )
   .argument("<baseline>", "a run directory, a saved baseline's name (harness baseline list) or file")
   .argument("<candidate>", "a run directory (its reports get the comparison), or a saved baseline")
-  .addOption(tolerancesOption())
-  .addOption(baselinesDirOption())
+  .addOption(settingOption("tolerances"))
+  .addOption(settingOption("baselinesDir"))
   .addOption(
     new Option(
       "--out <dir>",
@@ -240,7 +243,7 @@ baselineCommand
   .argument("<run-dir>", "a directory the harness wrote, e.g. reports/<run-id>")
   .requiredOption("--name <name>", "the baseline's name, e.g. the release (letters, digits, . _ -)")
   .option("--replace", "replace a baseline of the same name")
-  .addOption(baselinesDirOption())
+  .addOption(settingOption("baselinesDir"))
   .action(async (dir: string, flags: { name: string; replace?: boolean; baselinesDir: string }) => {
     process.exitCode = await (
       await comparing()
@@ -257,7 +260,7 @@ baselineCommand
 baselineCommand
   .command("list")
   .description("list the saved baselines, newest first")
-  .addOption(baselinesDirOption())
+  .addOption(settingOption("baselinesDir"))
   .action(async (flags: { baselinesDir: string }) => {
     process.exitCode = await (
       await comparing()

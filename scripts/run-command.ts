@@ -6,30 +6,14 @@
  */
 import path from "node:path";
 import { Command, Option } from "commander";
-import { RATE_LIMIT_ALGORITHMS, type RateLimitAlgorithm, type RateOutsideList } from "../lib/contract/index.ts";
-import { PROFILES } from "../lib/contract/profiles.ts";
 import { SCENARIO_NAMES } from "../lib/contract/scenarios.ts";
-import { MAX_RUN_SECONDS, readRunSettings } from "../lib/harness/run-settings.ts";
+import { readRunSettings } from "../lib/harness/run-settings.ts";
 import { serviceArgsProblem } from "../service/options.ts";
-import { MAX_CHURN_RATE } from "../lib/harness/churn/config.ts";
-import { MAX_SEGMENTS } from "../lib/harness/segments/segment-keys.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { handleStopSignals } from "../lib/harness/interrupt.ts";
 import type { RunRequest } from "../lib/harness/run/run-request.ts";
-import { REPORTS_DIR } from "../lib/harness/paths.ts";
-import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
-import {
-  baselinesDirOption,
-  capacityRates,
-  cpus,
-  integerFrom,
-  nonNegativeUpTo,
-  positiveUpTo,
-  pushGroupOption,
-  refusals,
-  share,
-  tolerancesOption,
-} from "./cli-options.ts";
+import { RUN_FILE_SETTINGS, switchValue, type SettingValues } from "../lib/harness/run-file/run-file-schema.ts";
+import { settingOptions } from "./setting-options.ts";
 import { applyRunFile, type AppliedRunFile } from "./run-file-options.ts";
 import type { CoverageLevel } from "../lib/harness/coverage.ts";
 import { keyFingerprint as fingerprint } from "../lib/contract/key-fingerprint.ts";
@@ -40,13 +24,6 @@ import { estimateRequests } from "../lib/harness/plan/request-estimate.ts";
 import { scenarioPlanOf } from "../lib/harness/plan/scenario-plan.ts";
 import { partitionKeys, traitsOf } from "../lib/harness/scenario-traits.ts";
 import { SEEDED_PARTNER_COUNT } from "../service/partners.ts";
-
-/** --seed: the reference service's seed range (service/options.ts). */
-const MAX_SEED = 2 ** 32 - 1;
-/** --time-scale: the reference service's own bound (service/options.ts). */
-const MAX_TIME_SCALE = 1_000_000;
-/** The longest the harness waits for something it was told to wait for (--webhook-registration-wait). */
-const MAX_WAIT_SECONDS = 3600;
 
 /** The comparison code, loaded only when a run compares (as the hooks check is). */
 const comparing = () => import("../lib/harness/compare/compare-command.ts");
@@ -60,61 +37,8 @@ const running = async () => ({
   ...(await import("../lib/harness/run/run-harness.ts")),
 });
 
-export interface RunFlags {
-  target: "embedded" | "container" | "compose" | "url";
-  image?: string;
-  port?: string;
-  controlPort?: string;
-  containerEnv: string[];
-  containerEnvFile?: string;
-  waitHttp?: string;
-  waitLog?: string;
-  startupTimeout?: string;
-  cpus?: number;
-  memory?: string;
-  composeFile?: string;
-  service?: string;
-  controlService?: string;
-  baseUrl?: string;
-  controlUrl?: string;
-  controlToken?: string;
-  keys?: string;
-  profile: string;
-  duration?: string;
-  slo?: string;
-  out: string;
-  seed?: number;
-  serviceArgs?: string;
-  rateWindow?: string;
-  expectAlgorithm?: string;
-  rateOutsideList?: string;
-  traffic?: string;
-  webhooks?: boolean;
-  webhookListen: string;
-  webhookUrl?: string;
-  webhookMisbehave?: number;
-  webhookRefusals: RefusalMode[];
-  churn?: boolean;
-  churnConfig?: string;
-  churnRate?: number;
-  pushgateway?: string;
-  pushGroup?: string;
-  prometheusRw?: string;
-  chaos?: string;
-  soakConfig?: string;
-  capacitySafeShare?: number;
-  capacityRates?: number[];
-  serviceCpus?: number;
-  segments: number;
-  allowSkips?: boolean;
-  alternativesKeys?: string;
-  reservationHold?: number;
-  timeScale?: number;
-  webhookRegisterCmd?: string;
-  webhookRegistrationWait?: number;
-  baseline?: string;
-  tolerances?: string;
-  baselinesDir: string;
+/** The parsed flags: every setting of the table (its type derived from it) and the command line's own. */
+export type RunFlags = SettingValues & {
   /** --env: the run file's environment to use. */
   env?: string;
   /** --run-file: the run file (default ./harness.yaml when there is one). */
@@ -123,13 +47,7 @@ export interface RunFlags {
   dryRun?: boolean;
   /** --allow-production-bookings <environment>: booking scenarios allowed in that production environment. */
   allowProductionBookings?: string;
-}
-
-/** HARNESS_CHURN, HARNESS_WEBHOOKS: 1/true/yes/on on, anything else off, unset: the scenarios' default. */
-function switchFromEnv(value: string | undefined): boolean | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  return /^(1|true|yes|on)$/i.test(value.trim());
-}
+};
 
 /** A scenario's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
 function plannedSeconds(scenario: string, flags: RunFlags): number | undefined {
@@ -142,7 +60,7 @@ function plannedSeconds(scenario: string, flags: RunFlags): number | undefined {
 
 /** The `run` command with every flag (scripts/harness-cli.ts adds it to the program). */
 export function runCommand(): Command {
-  return new Command("run")
+  const command = new Command("run")
     .description(
       "run scenarios against a target and write reports/<run-id>/ (no scenario named: the run file's run.scenarios)",
     )
@@ -161,275 +79,10 @@ export function runCommand(): Command {
         "--allow-production-bookings <environment>",
         "let booking scenarios run in this production environment (its bookings are cancelled at the end)",
       ),
-    )
-    .addOption(
-      new Option("--target <kind>", "what to test")
-        .choices(["embedded", "container", "compose", "url"])
-        .default("embedded")
-        .env("HARNESS_TARGET"),
-    )
-    .addOption(new Option("--base-url <url>", "the API's base URL (target url)").env("HARNESS_BASE_URL"))
-    .addOption(
-      new Option("--control-url <url>", "the control API's URL, when the deployment has one").env(
-        "HARNESS_CONTROL_URL",
-      ),
-    )
-    .addOption(new Option("--control-token <token>", "the control API's token").env("HARNESS_CONTROL_TOKEN"))
-    .addOption(
-      new Option("--keys <file>", "API keys to spread traffic over (JSON array or one per line)").env("HARNESS_KEYS"),
-    )
-    .addOption(
-      new Option(
-        "--image <ref>",
-        "target container: the image to test (default: the reference service's, built offline)",
-      ).env("HARNESS_IMAGE"),
-    )
-    .addOption(
-      new Option("--port <port>", "target container/compose: the port the API listens on (host networking)").env(
-        "HARNESS_PORT",
-      ),
-    )
-    .addOption(
-      new Option("--control-port <port>", "target container/compose: the port its test hooks listen on").env(
-        "HARNESS_CONTROL_PORT",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--container-env <KEY=VALUE>",
-        "target container: a variable of the container; compose: a variable the compose file is read with (repeatable)",
-      )
-        .argParser((value: string, previous: string[]) => [...previous, value])
-        .default([], "none"),
-    )
-    .addOption(
-      new Option(
-        "--container-env-file <file>",
-        "target container: KEY=VALUE lines (docker run --env-file); compose: its --env-file",
-      ).env("HARNESS_CONTAINER_ENV_FILE"),
-    )
-    .addOption(
-      new Option(
-        "--wait-http <path[:status]>",
-        "target container/compose: ready when the API port answers this path",
-      ).env("HARNESS_WAIT_HTTP"),
-    )
-    .addOption(
-      new Option("--wait-log <regex>", "target container/compose: ready when the API's output has a matching line").env(
-        "HARNESS_WAIT_LOG",
-      ),
-    )
-    .addOption(
-      new Option("--startup-timeout <duration>", "target container/compose: time to become ready (default 60s)").env(
-        "HARNESS_STARTUP_TIMEOUT",
-      ),
-    )
-    .addOption(
-      new Option("--cpus <cores>", "target container: Docker's --cpus (the same budget as --service-cpus)")
-        .argParser(cpus)
-        .env("HARNESS_CPUS"),
-    )
-    .addOption(new Option("--memory <size>", "target container: Docker's --memory, e.g. 512m").env("HARNESS_MEMORY"))
-    .addOption(
-      new Option("--compose-file <file>", "target compose: the stack's docker-compose file").env(
-        "HARNESS_COMPOSE_FILE",
-      ),
-    )
-    .addOption(
-      new Option("--service <name>", "target compose: the service that serves the API on --port").env(
-        "HARNESS_SERVICE",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--control-service <name>",
-        "target compose: the service whose --control-port serves the test hooks (default: --service)",
-      ).env("HARNESS_CONTROL_SERVICE"),
-    )
-    .addOption(
-      new Option("--profile <name>", "load profile")
-        .choices(Object.keys(PROFILES))
-        .default("smoke")
-        .env("HARNESS_PROFILE"),
-    )
-    .addOption(
-      new Option("--duration <duration>", "overrides the profile's steady stage, e.g. 30s").env("HARNESS_DURATION"),
-    )
-    .addOption(new Option("--slo <file>", "JSON file overriding the SLO table").env("HARNESS_SLO"))
-    .addOption(new Option("--out <dir>", "where run directories go").default(REPORTS_DIR).env("HARNESS_OUT"))
-    .addOption(
-      new Option("--seed <n>", "catalogue seed of the embedded service")
-        .argParser(integerFrom(0, MAX_SEED))
-        .env("HARNESS_SEED"),
-    )
-    .addOption(
-      new Option("--service-args <args>", 'extra flags for the embedded service, e.g. "--rate-limit 50"').env(
-        "HARNESS_SERVICE_ARGS",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--service-cpus <cores>",
-        "CPU budget of the embedded service (a cgroup) or the container (Docker --cpus), e.g. 0.25",
-      )
-        .argParser(cpus)
-        .env("HARNESS_SERVICE_CPUS"),
-    )
-    .addOption(new Option("--traffic <file>", "JSON file overriding the traffic model").env("HARNESS_TRAFFIC"))
-    .addOption(
-      new Option(
-        "--webhooks",
-        "run the webhook sink beside k6 (HARNESS_WEBHOOKS=1; default for soak, always on for webhooks)",
-      ),
-    )
-    .addOption(new Option("--no-webhooks", "no webhook sink, also for the soak (HARNESS_WEBHOOKS=0)"))
-    .addOption(
-      new Option("--webhook-listen <host:port>", "where the webhook sink listens")
-        .default("127.0.0.1:0")
-        .env("HARNESS_WEBHOOK_LISTEN"),
-    )
-    .addOption(
-      new Option("--webhook-url <url>", "the URL the service must call for the sink (an ingress in front of it)").env(
-        "HARNESS_WEBHOOK_URL",
-      ),
-    )
-    .addOption(
-      new Option("--webhook-misbehave <share>", "share of first attempts the sink refuses (webhooks scenario: 0.2)")
-        .argParser(share)
-        .env("HARNESS_WEBHOOK_MISBEHAVE"),
-    )
-    .addOption(
-      new Option("--webhook-refusals <modes>", "how the sink refuses: 500, 429, hang (past the sender's timeout)")
-        .argParser(refusals)
-        .default(["500", "429"], "500,429")
-        .env("HARNESS_WEBHOOK_REFUSALS"),
-    )
-    .addOption(
-      new Option(
-        "--webhook-register-cmd <command>",
-        "without test hooks: a shell command run once per key to register the sink (HARNESS_WEBHOOK_API_KEY, _URL, _SECRET)",
-      ).env("HARNESS_WEBHOOK_REGISTER_CMD"),
-    )
-    .addOption(
-      new Option(
-        "--webhook-registration-wait <seconds>",
-        "without test hooks: how long the first event proving the sink's registration may take (default 60)",
-      )
-        .argParser(positiveUpTo(MAX_WAIT_SECONDS, "60"))
-        .env("HARNESS_WEBHOOK_REGISTRATION_WAIT"),
-    )
-    .addOption(
-      new Option(
-        "--alternatives-keys <file>",
-        "without test hooks: the keys the operator enabled alternatives for (same format as --keys; the others lack it)",
-      ).env("HARNESS_ALTERNATIVES_KEYS"),
-    )
-    .addOption(
-      new Option(
-        "--reservation-hold <seconds>",
-        "without test hooks: how long the target's reservations hold their seats (unset: their whole life)",
-      )
-        .argParser(positiveUpTo(MAX_RUN_SECONDS, "900"))
-        .env("HARNESS_RESERVATION_HOLD"),
-    )
-    .addOption(
-      new Option("--time-scale <n>", "without test hooks: how much faster than real time the target's clock runs")
-        .argParser(positiveUpTo(MAX_TIME_SCALE, "60"))
-        .env("HARNESS_TIME_SCALE"),
-    )
-    .addOption(
-      new Option(
-        "--churn",
-        "churn inventory through the control API during the run (HARNESS_CHURN=1; default for alternatives and soak)",
-      ),
-    )
-    .addOption(new Option("--no-churn", "no inventory churn, also for alternatives and soak (HARNESS_CHURN=0)"))
-    .addOption(
-      new Option("--churn-config <file>", "JSON file with the churn rate, mix, hold times and dates").env(
-        "HARNESS_CHURN_CONFIG",
-      ),
-    )
-    .addOption(
-      new Option("--churn-rate <per-second>", "churn changes per second (overrides the config file)")
-        .argParser(nonNegativeUpTo(MAX_CHURN_RATE, "2"))
-        .env("HARNESS_CHURN_RATE"),
-    )
-    .addOption(
-      new Option(
-        "--pushgateway <url>",
-        "push the run's metrics (metrics.prom) to this Pushgateway; each run replaces the last of the same scenarios and target",
-      ).env("HARNESS_PUSHGATEWAY"),
-    )
-    .addOption(pushGroupOption())
-    .addOption(
-      new Option(
-        "--prometheus-rw <url>",
-        "stream k6's samples to this Prometheus remote-write URL (tag testid=<run id>)",
-      ).env("HARNESS_PROMETHEUS_RW"),
-    )
-    .addOption(
-      new Option("--rate-window <seconds>", "the rate-limit window, when known (else measured)").env(
-        "HARNESS_RATE_WINDOW",
-      ),
-    )
-    .addOption(
-      new Option("--expect-algorithm <name>", "rate-limit algorithm the deployment must use")
-        .choices(RATE_LIMIT_ALGORITHMS)
-        .env("HARNESS_EXPECT_ALGORITHM"),
-    )
-    .addOption(
-      new Option(
-        "--rate-outside-list <policy>",
-        "rate-limit rule 4, booking/config endpoints outside the shared allowance: unlimited (a difference fails) or finding (a difference is reported only)",
-      )
-        .choices(["unlimited", "finding"])
-        .default("unlimited")
-        .env("HARNESS_RATE_OUTSIDE_LIST"),
-    )
-    .addOption(
-      new Option("--chaos <file>", "YAML/JSON file scheduling Toxiproxy faults during the run (docs/chaos.md)").env(
-        "HARNESS_CHAOS",
-      ),
-    )
-    .addOption(
-      new Option("--soak-config <file>", "JSON file with the soak's drift rules (lib/harness/soak/soak-rules.ts)").env(
-        "HARNESS_SOAK_CONFIG",
-      ),
-    )
-    .addOption(
-      new Option("--capacity-safe-share <share>", "share of the capacity knee recommended as operating rate (0.7)")
-        .argParser(share)
-        .env("HARNESS_CAPACITY_SAFE_SHARE"),
-    )
-    .addOption(
-      new Option(
-        "--capacity-rates <rates>",
-        'capacity step rates, requests/s: "500,1000,2000" or "2000-3000/8" (from-to/steps)',
-      )
-        .argParser(capacityRates)
-        .env("HARNESS_CAPACITY_RATES"),
-    )
-    .addOption(
-      new Option("--segments <n>", "split each scenario over n k6 processes (execution segments, keys partitioned)")
-        .argParser(integerFrom(1, MAX_SEGMENTS))
-        .default(1)
-        .env("HARNESS_SEGMENTS"),
-    )
-    .addOption(
-      new Option(
-        "--allow-skips",
-        "accept up front that what could not run is skipped: scenarios or extensions needing the control API, checks the run could not judge (HARNESS_ALLOW_SKIPS=1); without it a skip fails the run (what a coverage level cannot judge by design never does)",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--baseline <run dir or name>",
-        "compare this run with a baseline (a run directory, a saved baseline's name or file): exit 1 on a regression",
-      ).env("HARNESS_BASELINE"),
-    )
-    .addOption(tolerancesOption())
-    .addOption(baselinesDirOption())
-    .action(runAction);
+    );
+  // Every setting's option from the table, in its order (--help's): declared there once, with its env mirror.
+  for (const option of RUN_FILE_SETTINGS.flatMap(settingOptions)) command.addOption(option);
+  return command.action(runAction);
 }
 
 /** Ends a run that has not started: bad usage or settings (exit 2). */
@@ -559,8 +212,8 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
   const settings = await readSettings(flags, scenarios, runFile);
   const baseline = await baselineOf(flags, scenarios, settings.ids);
   const modules = await running();
-  const webhooks = flags.webhooks ?? switchFromEnv(process.env.HARNESS_WEBHOOKS);
-  const churn = flags.churn ?? switchFromEnv(process.env.HARNESS_CHURN);
+  const webhooks = switchValue("webhooks", flags.webhooks);
+  const churn = switchValue("churn", flags.churn);
   // The environment's rails and the plan's load against its ceiling, before anything starts (exit 2).
   if (flags.allowProductionBookings !== undefined && flags.allowProductionBookings !== runFile.environment.name) {
     refuse(
@@ -619,51 +272,12 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
 /** Every file and value read and checked, before the target or k6 starts (exit 2 within a second). */
 function readSettings(flags: RunFlags, scenarios: readonly string[], runFile: AppliedRunFile) {
   return readRunSettings({
-    outDir: flags.out,
-    outDirCheckOnly: flags.dryRun === true,
-    urls: {
-      "--base-url": flags.baseUrl,
-      "--control-url": flags.controlUrl,
-      "--webhook-url": flags.webhookUrl,
-      "--pushgateway": flags.pushgateway,
-      "--prometheus-rw": flags.prometheusRw,
-    },
+    settings: flags,
     scenarios,
-    target: flags.target,
-    profile: flags.profile,
-    duration: flags.duration,
-    capacityRates: flags.capacityRates,
-    sloFile: flags.slo,
-    trafficFile: flags.traffic,
-    keysFile: flags.keys,
+    outDirCheckOnly: flags.dryRun === true,
     keys: runFile.apiKeys,
-    alternativesKeysFile: flags.alternativesKeys,
     alternativesKeys: runFile.alternativesKeys,
-    churnConfigFile: flags.churnConfig,
-    churnRate: flags.churnRate,
-    soakConfigFile: flags.soakConfig,
-    chaosFile: flags.chaos,
-    rateWindow: flags.rateWindow,
-    serviceArgs: flags.serviceArgs,
     serviceArgsCheck: serviceArgsProblem,
-    webhookListen: flags.webhookListen,
-    targetFlags: {
-      image: flags.image,
-      port: flags.port,
-      controlPort: flags.controlPort,
-      controlToken: flags.controlToken,
-      env: flags.containerEnv,
-      envFile: flags.containerEnvFile,
-      waitHttp: flags.waitHttp,
-      waitLog: flags.waitLog,
-      startupTimeout: flags.startupTimeout,
-      cpus: flags.cpus,
-      memory: flags.memory,
-      serviceCpus: flags.serviceCpus,
-      composeFile: flags.composeFile,
-      service: flags.service,
-      controlService: flags.controlService,
-    },
   });
 }
 
@@ -714,7 +328,7 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
     apiKeys: settings.apiKeys,
     profile: flags.profile,
     duration: flags.duration,
-    sloFile: settings.sloFile,
+    slo: settings.slo,
     outDir: path.resolve(flags.out),
     seed: flags.seed,
     serviceArgs: settings.serviceArgs,
@@ -747,11 +361,11 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
     k6Settings: {
       // Checked before: --rate-window by readRunSettings, the two choices by commander.
       rateWindowSeconds: flags.rateWindow?.trim() ? Number(flags.rateWindow) : undefined,
-      rateAlgorithm: flags.expectAlgorithm as RateLimitAlgorithm | undefined,
-      rateOutsideList: flags.rateOutsideList as RateOutsideList | undefined,
+      rateAlgorithm: flags.expectAlgorithm,
+      rateOutsideList: flags.rateOutsideList,
       capacityRates: flags.capacityRates,
     },
-    allowSkips: flags.allowSkips ?? switchFromEnv(process.env.HARNESS_ALLOW_SKIPS) ?? false,
+    allowSkips: switchValue("allowSkips", flags.allowSkips) ?? false,
     publicApi: {
       ...(settings.alternativesKeys === undefined ? {} : { alternativesKeys: settings.alternativesKeys }),
       ...(flags.reservationHold === undefined ? {} : { reservationHoldSeconds: flags.reservationHold }),

@@ -1,6 +1,7 @@
 /**
  * The SLO table: every threshold of every scenario is generated from it, so no threshold literal is repeated.
- * Overridable by a JSON file (ATD_SLO_FILE) holding any subset of the table.
+ * Overridable by a JSON file (--slo) holding any subset of the table: the harness merges it once (mergeSlo) and
+ * writes the whole merged table as the run directory's slo.json (or the k8s ConfigMap's), which k6 reads as is.
  */
 import { ENDPOINT_NAMES, SettingsError, shown, type EndpointName } from "./index.ts";
 
@@ -39,6 +40,12 @@ export interface SloTable {
     carriedShare: number;
   };
 }
+
+/**
+ * The merged table's file: in the run directory, and in `harness k8s`'s ConfigMap, whose keys the operator mounts beside
+ * the script, where k6's open() finds it (ATD_SLO_FILE names it).
+ */
+export const SLO_FILE = "slo.json";
 
 export const DEFAULT_SLO: SloTable = {
   checksPassRate: 1,

@@ -23,6 +23,8 @@ import { readSoakRules, type SoakRules } from "./soak/soak-rules.ts";
 import { parseListen } from "./webhooks/listen-address.ts";
 import type { ReadyWhen } from "./containers/api-container.ts";
 import type { ComposeSpec, ContainerSpec } from "./targets/target-spec.ts";
+import type { SettingValues } from "./run-file/run-file-schema.ts";
+import { MAX_RUN_SECONDS } from "./settings/setting-limits.ts";
 
 /** The flags of a containerised target (--target container or compose), as given. */
 export interface TargetFlags {
@@ -43,39 +45,36 @@ export interface TargetFlags {
   controlService?: string;
 }
 
-/** What the command line gave, as given (paths relative to the working directory). */
+export type TargetKind = SettingValues["target"];
+
+/** What the command line gave: the settings as the table parsed and layered them (paths relative to the working directory). */
 export interface RunSettingsInput {
-  /** --out: made and written to first, unless `outDirCheckOnly` (a dry run makes nothing). */
-  outDir: string;
-  outDirCheckOnly?: boolean;
-  /** The URL flags as given, by flag name (--base-url, --control-url, --webhook-url, --pushgateway...). */
-  urls?: Readonly<Record<string, string | undefined>>;
+  /** Every setting of `harness run` (flag > HARNESS_* > run file > default): lib/harness/run-file/run-file-schema.ts. */
+  settings: SettingValues;
   scenarios: readonly string[];
-  target: "embedded" | "container" | "compose" | "url";
+  /** --out is made and written to first, unless this (a dry run makes nothing). */
+  outDirCheckOnly?: boolean;
+  /** The keys themselves, from the run file's secret source (--keys wins when both are given). */
+  keys?: readonly string[] | undefined;
+  /** The alternatives keys themselves, from the run file's secret source. */
+  alternativesKeys?: readonly string[] | undefined;
+  /** How --service-args are checked: by the service's own parser (scripts/run-command.ts hands it in). */
+  serviceArgsCheck: ServiceArgsCheck;
+}
+
+/** What checkDuration needs: the run's scenarios and the settings their profiles are built from. */
+export interface DurationInput {
+  scenarios: readonly string[];
   profile: string;
   duration: string | undefined;
   /** --capacity-rates, already parsed by the command line. */
   capacityRates: readonly number[] | undefined;
-  sloFile: string | undefined;
-  trafficFile: string | undefined;
+}
+
+/** What readTargetSpec needs: the target, whether --keys was given, and the target's own flags. */
+export interface TargetInput {
+  target: TargetKind;
   keysFile: string | undefined;
-  /** The keys themselves, from the run file's secret source (--keys wins when both are given). */
-  keys?: readonly string[] | undefined;
-  churnConfigFile: string | undefined;
-  churnRate: number | undefined;
-  soakConfigFile: string | undefined;
-  chaosFile: string | undefined;
-  rateWindow: string | undefined;
-  serviceArgs: string | undefined;
-  /** How --service-args are checked: by the service's own parser (scripts/run-command.ts hands it in). */
-  serviceArgsCheck: ServiceArgsCheck;
-  /** --alternatives-keys: keys with the alternatives feature (runs without test hooks). */
-  alternativesKeysFile?: string | undefined;
-  /** The alternatives keys themselves, from the run file's secret source. */
-  alternativesKeys?: readonly string[] | undefined;
-  /** --webhook-listen: the sink's host:port (checked even when the run has no sink: a bad flag is a bad flag). */
-  webhookListen: string;
-  /** --image, --port, --container-env, --compose-file... (lib/harness/targets/target-spec.ts). */
   targetFlags?: TargetFlags;
 }
 
@@ -108,11 +107,7 @@ function refuse(message: string): never {
   throw new HarnessError(message, EXIT.usage);
 }
 
-/**
- * The longest a scenario may run (its profile's whole length with --duration): a week covers any soak, and keeps
- * every bound the harness sets from it (k6's, Node's timers, which fire at once past 24.8 days) meaningful.
- */
-export const MAX_RUN_SECONDS = 7 * 24 * 3600;
+export { MAX_RUN_SECONDS };
 /** The longest rate-limit window --rate-window may state (the reference service's own bound). */
 export const MAX_RATE_WINDOW_SECONDS = 86_400;
 
@@ -238,7 +233,7 @@ export async function readKeysFile(file: string, flag = "--keys"): Promise<strin
  * --duration against every profile the run uses: --profile's, and the own profiles of soak and capacity (with
  * --capacity-rates). Each is built as k6 will build it, so a duration k6 would refuse is refused here.
  */
-export function checkDuration(input: Pick<RunSettingsInput, "scenarios" | "profile" | "duration" | "capacityRates">) {
+export function checkDuration(input: DurationInput) {
   const { duration } = input;
   let longest = { profile: input.profile, seconds: 0 };
   try {
@@ -293,11 +288,7 @@ export type ServiceArgsCheck = (
 ) => { what: string; fix: string } | undefined;
 
 /** --service-args, parsed as the embedded service and the container will parse them (service/options.ts). */
-export function checkServiceArgs(
-  target: RunSettingsInput["target"],
-  value: string | undefined,
-  check: ServiceArgsCheck,
-): string[] {
+export function checkServiceArgs(target: TargetKind, value: string | undefined, check: ServiceArgsCheck): string[] {
   const args = value?.split(/\s+/).filter((a) => a.length > 0) ?? [];
   if (target === "url" || args.length === 0) return args;
   // The embedded service inherits the harness's environment (ATD_SERVICE_*); the container gets only the flags.
@@ -432,7 +423,7 @@ export async function readComposeServices(file: string): Promise<string[]> {
   return Object.keys(services);
 }
 
-type TargetKindInput = RunSettingsInput["target"];
+type TargetKindInput = TargetKind;
 
 /** Each flag of a containerised target: the targets it applies to. */
 const TARGET_FLAGS: readonly { key: keyof TargetFlags; flag: string; targets: readonly TargetKindInput[] }[] = [
@@ -518,7 +509,7 @@ async function environmentOf(flags: TargetFlags): Promise<Record<string, string>
 
 /** --target container and compose: every flag read, checked against the target and turned into its spec. */
 export async function readTargetSpec(
-  input: Pick<RunSettingsInput, "target" | "keysFile" | "targetFlags">,
+  input: TargetInput,
   serviceArgs: readonly string[],
 ): Promise<{ container: ContainerSpec | undefined; compose: ComposeSpec | undefined }> {
   const flags = input.targetFlags ?? {};
@@ -615,20 +606,62 @@ export async function readTargetSpec(
   };
 }
 
+/** The flags of a containerised target, as readTargetSpec takes them. */
+function targetFlagsOf(settings: SettingValues): TargetFlags {
+  return {
+    image: settings.image,
+    port: settings.port,
+    controlPort: settings.controlPort,
+    controlToken: settings.controlToken,
+    env: settings.containerEnv,
+    envFile: settings.containerEnvFile,
+    waitHttp: settings.waitHttp,
+    waitLog: settings.waitLog,
+    startupTimeout: settings.startupTimeout,
+    cpus: settings.cpus,
+    memory: settings.memory,
+    serviceCpus: settings.serviceCpus,
+    composeFile: settings.composeFile,
+    service: settings.service,
+    controlService: settings.controlService,
+  };
+}
+
+/** The checks that read no file: --out, the URLs, --duration, --rate-window, --webhook-listen, --service-args. */
+async function checkValues(input: RunSettingsInput): Promise<string[]> {
+  const { settings } = input;
+  await prepareOutDir(settings.out, input.outDirCheckOnly);
+  checkUrls({
+    "--base-url": settings.baseUrl,
+    "--control-url": settings.controlUrl,
+    "--webhook-url": settings.webhookUrl,
+    "--pushgateway": settings.pushgateway,
+    "--prometheus-rw": settings.prometheusRw,
+  });
+  checkDuration({
+    scenarios: input.scenarios,
+    profile: settings.profile,
+    duration: settings.duration,
+    capacityRates: settings.capacityRates,
+  });
+  checkRateWindow(settings.rateWindow);
+  parseListen(settings.webhookListen);
+  return checkServiceArgs(settings.target, settings.serviceArgs, input.serviceArgsCheck);
+}
+
 /** Reads and validates every setting of a run; throws a HarnessError (exit 2) on the first bad one. */
 export async function readRunSettings(input: RunSettingsInput): Promise<RunSettings> {
+  const { settings } = input;
   const resolve = (file: string | undefined) => (file ? path.resolve(file) : undefined);
-  await prepareOutDir(input.outDir, input.outDirCheckOnly);
-  checkUrls(input.urls ?? {});
-  checkDuration(input);
-  checkRateWindow(input.rateWindow);
-  parseListen(input.webhookListen);
-  const serviceArgs = checkServiceArgs(input.target, input.serviceArgs, input.serviceArgsCheck);
-  const targetSpec = await readTargetSpec(input, serviceArgs);
-  const sloFile = resolve(input.sloFile);
-  const trafficFile = resolve(input.trafficFile);
-  const churnConfigFile = resolve(input.churnConfigFile);
-  const soakConfigFile = resolve(input.soakConfigFile);
+  const serviceArgs = await checkValues(input);
+  const targetSpec = await readTargetSpec(
+    { target: settings.target, keysFile: settings.keys, targetFlags: targetFlagsOf(settings) },
+    serviceArgs,
+  );
+  const sloFile = resolve(settings.slo);
+  const trafficFile = resolve(settings.traffic);
+  const churnConfigFile = resolve(settings.churnConfig);
+  const soakConfigFile = resolve(settings.soakConfig);
   const slo = sloFile ? await readSloFile(sloFile) : { slo: DEFAULT_SLO, id: settingsTextId(undefined) };
   const traffic = trafficFile
     ? await readTrafficFile(trafficFile)
@@ -639,16 +672,16 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
     ids: { sloTable: slo.id, trafficModel: traffic.id },
     trafficFile,
     traffic: traffic.traffic,
-    apiKeys: input.keysFile ? await readKeysFile(input.keysFile) : input.keys && [...input.keys],
-    alternativesKeys: input.alternativesKeysFile
-      ? await readKeysFile(input.alternativesKeysFile, "--alternatives-keys")
+    apiKeys: settings.keys ? await readKeysFile(settings.keys) : input.keys && [...input.keys],
+    alternativesKeys: settings.alternativesKeys
+      ? await readKeysFile(settings.alternativesKeys, "--alternatives-keys")
       : input.alternativesKeys && [...input.alternativesKeys],
     churnConfigFile,
-    churn: await readChurnFile(churnConfigFile, input.churnRate),
+    churn: await readChurnFile(churnConfigFile, settings.churnRate),
     soakConfigFile,
     soakRules: await readSoakRules(soakConfigFile),
     // As given: the plan names its file in the chaos verdict and messages the way the user wrote it.
-    chaos: input.chaosFile ? await readChaosFile(input.chaosFile) : undefined,
+    chaos: settings.chaos ? await readChaosFile(settings.chaos) : undefined,
     serviceArgs,
     ...targetSpec,
   };

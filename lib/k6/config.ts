@@ -33,7 +33,7 @@ export interface K6Config {
   requestTimeout: string;
   /** Where handleSummary writes the machine-readable summary. ATD_SUMMARY_PATH, default k6-summary.json. */
   summaryPath: string;
-  /** A JSON file of SLO overrides, read at init. ATD_SLO_FILE. */
+  /** The run's whole SLO table as the harness merged it (slo.json), read as is at init. ATD_SLO_FILE. */
   sloFile: string | undefined;
   /** A JSON file overriding the traffic model, read at init. ATD_TRAFFIC_FILE. */
   trafficFile: string | undefined;

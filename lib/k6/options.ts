@@ -3,18 +3,21 @@ import type { Options } from "k6/options";
 import type { EndpointName } from "../contract/index.ts";
 import type { K6Config } from "./config.ts";
 import { expectedIterations, profileNamed } from "../contract/profiles.ts";
-import { DEFAULT_SLO, mergeSlo, thresholdsFor, type SloTable } from "../contract/slo.ts";
+import { DEFAULT_SLO, thresholdsFor, type SloTable } from "../contract/slo.ts";
 
-/** The SLO table with the run's override file applied (k6's open() reads files in the init context only). */
+/**
+ * The run's SLO table as the harness merged and wrote it (the run directory's or the ConfigMap's slo.json), read as
+ * is: the merge and its checks happen once, in Node, before k6 starts. k6's open() reads files in init only.
+ */
 export function loadSlo(config: K6Config): SloTable {
   if (!config.sloFile) return DEFAULT_SLO;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(open(config.sloFile));
+    return JSON.parse(open(config.sloFile)) as SloTable;
   } catch (error) {
-    throw new Error(`Failed to read the SLO file ${config.sloFile}: ${String(error)}. Please give a JSON file.`);
+    throw new Error(
+      `Failed to read the SLO table ${config.sloFile}: ${String(error)}. Please run k6 through the harness.`,
+    );
   }
-  return mergeSlo(DEFAULT_SLO, parsed, `SLO file ${config.sloFile}`);
 }
 
 /**

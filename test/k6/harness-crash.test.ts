@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import { EXIT } from "../../lib/harness/exit-codes.ts";
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { runHarness } from "../../lib/harness/run/run-harness.ts";
@@ -44,7 +45,7 @@ async function run(extensions: RunExtension[]): Promise<{ exitCode: number; runD
     apiKeys: undefined,
     profile: "smoke",
     duration: "2s",
-    sloFile: undefined,
+    slo: DEFAULT_SLO,
     outDir: await mkdtemp(path.join(tmpdir(), "atd-crash-")),
     seed: undefined,
     serviceArgs: [],

@@ -8,6 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import { HEADERS } from "../../lib/contract/index.ts";
 import {
   PRODUCTION_CLEANUP_CHECK,
@@ -49,7 +50,7 @@ async function requestFor(
     apiKeys: KEYS,
     profile: "smoke",
     duration,
-    sloFile: undefined,
+    slo: DEFAULT_SLO,
     outDir: await mkdtemp(path.join(tmpdir(), "atd-rails-")),
     seed: undefined,
     serviceArgs: [],

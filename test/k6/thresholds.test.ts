@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SLO, mergeSlo } from "../../lib/contract/slo.ts";
 import { resolveK6 } from "../../lib/harness/k6-binary.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 
@@ -41,5 +42,19 @@ describe("k6 thresholds", () => {
       "http_req_duration{endpoint:products} p(95)<0.001",
     );
     expect(result.summary?.scenarios[0]?.checks.every((c) => c.verdict === "pass")).toBe(true);
+  });
+
+  it("should merge the SLO override once and leave the whole table in the run directory, where k6 read it", async () => {
+    const slo = path.join(mkdtempSync(path.join(tmpdir(), "atd-slo-")), "slo.json");
+    const override = { errorRate: 0.02, latency: { endpoints: { products: { p95: 0.001, p99: 0.001 } } } };
+    writeFileSync(slo, JSON.stringify(override));
+    const result = await runHarnessProcess(["run", "smoke", "--duration", "2s", "--slo", slo]);
+    expect(result.runDir, result.output).toBeDefined();
+    const merged = JSON.parse(readFileSync(path.join(result.runDir ?? "", "slo.json"), "utf8")) as unknown;
+    expect(merged).toEqual(mergeSlo(DEFAULT_SLO, override));
+    // k6 judged by that table: the products threshold it holds, and the default one beside it.
+    const expressions = result.summary?.scenarios[0]?.thresholds.map((t) => `${t.metric} ${t.expression}`) ?? [];
+    expect(expressions).toContain("http_req_duration{endpoint:products} p(95)<0.001");
+    expect(expressions).toContain("http_req_failed rate<=0.02");
   });
 });

@@ -13,7 +13,7 @@ import {
   parseWaitHttp,
   readEnvFile,
   readTargetSpec,
-  type RunSettingsInput,
+  type TargetKind,
   type TargetFlags,
 } from "../../lib/harness/run-settings.ts";
 
@@ -30,7 +30,7 @@ const compose = file(
 );
 
 /** The spec of these flags; `keysFile` null: no --keys. */
-function spec(target: RunSettingsInput["target"], flags: TargetFlags, keysFile: string | null = keys) {
+function spec(target: TargetKind, flags: TargetFlags, keysFile: string | null = keys) {
   return readTargetSpec({ target, keysFile: keysFile ?? undefined, targetFlags: flags }, []);
 }
 

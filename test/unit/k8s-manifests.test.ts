@@ -7,6 +7,8 @@ import {
   manifestsYaml,
   type Manifest,
 } from "../../lib/harness/k8s/k6-operator-manifests.ts";
+import { checkConfigMapSize } from "../../lib/harness/k8s/write-k8s.ts";
+import { HarnessError } from "../../lib/harness/exit-codes.ts";
 import { validateTestRun } from "../../lib/harness/k8s/validate-testrun.ts";
 import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { initializerScript, operatorArgv, parseOperatorCli, runnerArgs } from "../k6/k6-operator-commands.ts";
@@ -149,5 +151,35 @@ describe("the k6-operator's handling of the TestRun's arguments (its v1.6.0 sour
     expect(args.join(" ")).toBe(
       "--quiet --execution-segment=1/4:2/4 --execution-segment-sequence=0,1/4,2/4,3/4,1 --log-format json --out experimental-prometheus-rw --tag testid=atd-mix /test/partner-mix.js --address=0.0.0.0:6565 --paused --tag instance_id=2 --tag testrun_name=atd-mix",
     );
+  });
+
+  it("should refuse manifests whose ConfigMap is over the size Kubernetes allows, and keep one just under it", () => {
+    const of = (script: string) =>
+      k6OperatorManifests({
+        scenario: "smoke",
+        script,
+        parallelism: 1,
+        name: "atd-big",
+        namespace: undefined,
+        baseUrl: "http://api:8080",
+        keysSecret: { name: "atd-api-keys", key: "keys" },
+        profile: "smoke",
+        duration: undefined,
+        prometheusRw: undefined,
+        image: "grafana/k6:2.2.0",
+      });
+    const big = "x".repeat(1024 * 1024);
+    expect(() => {
+      checkConfigMapSize(of(big), big);
+    }).toThrow(HarnessError);
+    expect(() => {
+      checkConfigMapSize(of(big), big);
+    }).toThrow(
+      /^Failed to write the manifests: the ConfigMap would hold \d+ bytes, over the 1048576 Kubernetes allows .*Please /,
+    );
+    const fits = "x".repeat(1024 * 1024 - 100);
+    expect(() => {
+      checkConfigMapSize(of(fits), fits);
+    }).not.toThrow();
   });
 });

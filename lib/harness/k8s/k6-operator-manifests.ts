@@ -22,6 +22,7 @@
  */
 import { stringify } from "yaml";
 import { K6_ENV } from "../../contract/index.ts";
+import { SLO_FILE, type SloTable } from "../../contract/slo.ts";
 
 export interface K6OperatorRequest {
   scenario: string;
@@ -43,12 +44,12 @@ export interface K6OperatorRequest {
   image: string;
   /** The starter image (sh and curl); undefined: the operator's default, pulled from its registry. */
   starterImage?: string;
-  /** An SLO override file's text (--slo): shipped beside the script in the ConfigMap. */
-  slo?: string;
+  /**
+   * The SLO table with --slo merged (the same readSloFile as `harness run`): shipped whole beside the script in the
+   * ConfigMap, which k6 reads as is. Undefined: no --slo, k6 judges by the default table.
+   */
+  slo?: SloTable;
 }
-
-/** The ConfigMap key of the SLO override; the operator mounts every key beside the script, where k6's open() finds it. */
-export const SLO_FILE_KEY = "slo.json";
 
 export type Manifest = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
     { name: K6_ENV.profile, value: request.profile },
     ...(request.duration ? [{ name: K6_ENV.duration, value: request.duration }] : []),
     { name: K6_ENV.summaryPath, value: "/tmp/k6-summary.json" },
-    ...(request.slo === undefined ? [] : [{ name: K6_ENV.sloFile, value: SLO_FILE_KEY }]),
+    ...(request.slo === undefined ? [] : [{ name: K6_ENV.sloFile, value: SLO_FILE }]),
     {
       name: K6_ENV.apiKeys,
       valueFrom: { secretKeyRef: { name: request.keysSecret.name, key: request.keysSecret.key } },
@@ -98,7 +99,10 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
       apiVersion: "v1",
       kind: "ConfigMap",
       metadata,
-      data: { [file]: request.script, ...(request.slo === undefined ? {} : { [SLO_FILE_KEY]: request.slo }) },
+      data: {
+        [file]: request.script,
+        ...(request.slo === undefined ? {} : { [SLO_FILE]: JSON.stringify(request.slo) }),
+      },
     },
     {
       apiVersion: "k6.io/v1alpha1",

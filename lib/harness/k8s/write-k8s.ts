@@ -32,6 +32,20 @@ function configMapBytes(manifests: readonly Manifest[]): number {
   return Object.entries(data ?? {}).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
 }
 
+/**
+ * A ConfigMap over what Kubernetes allows is refused before it is written (exit 2). The merged SLO table beside the
+ * script is a few hundred bytes, so only the bundled script can bring it there.
+ */
+export function checkConfigMapSize(manifests: readonly Manifest[], script: string): void {
+  const bytes = configMapBytes(manifests);
+  if (bytes > CONFIGMAP_MAX_BYTES) {
+    throw new HarnessError(
+      `Failed to write the manifests: the ConfigMap would hold ${String(bytes)} bytes, over the ${String(CONFIGMAP_MAX_BYTES)} Kubernetes allows (the bundled script is ${String(Buffer.byteLength(script))}). Please run a scenario whose bundle is smaller, or report the bundle's size as a bug.`,
+      EXIT.usage,
+    );
+  }
+}
+
 export async function writeK8sManifests(
   request: Omit<K6OperatorRequest, "script" | "name"> & { name?: string },
   outDir: string,
@@ -48,13 +62,7 @@ export async function writeK8sManifests(
   const name = k8sName(request.name ?? `atd-${request.scenario}-${Date.now().toString(36)}`);
   const script = await readFile(bundle, "utf8");
   const manifests = k6OperatorManifests({ ...request, name, script });
-  const bytes = configMapBytes(manifests);
-  if (bytes > CONFIGMAP_MAX_BYTES) {
-    throw new HarnessError(
-      `Failed to write the manifests: the ConfigMap would hold ${String(bytes)} bytes, over the ${String(CONFIGMAP_MAX_BYTES)} Kubernetes allows (the bundled script is ${String(Buffer.byteLength(script))}). Please give a smaller --slo file.`,
-      EXIT.usage,
-    );
-  }
+  checkConfigMapSize(manifests, script);
   const file = path.join(outDir, `${name}.yaml`);
   await writeFile(file, manifestsYaml(manifests));
   return file;

@@ -1,6 +1,7 @@
 /** The run-k6 phase: one k6 process per scenario (or per segment), concurrently, each bounded in time. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { SLO_FILE } from "../../contract/slo.ts";
 import { describeHookFailure, parseHookFailures } from "../hook-failures.ts";
 import { runK6, type K6RunRequest } from "../k6-runner.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
@@ -46,7 +47,7 @@ async function runScenario(
       profile: request.profile,
       duration: request.duration,
       summaryPath,
-      sloFile: request.sloFile,
+      sloFile: path.join(run.runDir, SLO_FILE),
       trafficFile: request.trafficFile,
       ...run.extraSettings,
     },

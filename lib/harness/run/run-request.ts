@@ -1,5 +1,6 @@
 /** What runHarness is given (scripts/run-command.ts makes it from the checked settings) and what it returns. */
 import type { K6Settings } from "../../contract/index.ts";
+import type { SloTable } from "../../contract/slo.ts";
 import type { PreparedBaseline } from "../compare/compare-command.ts";
 import type { ExitCode } from "../exit-codes.ts";
 import type { EnvironmentRails } from "../plan/environment-rails.ts";
@@ -20,7 +21,11 @@ export interface RunRequest {
   apiKeys: string[] | undefined;
   profile: string;
   duration: string | undefined;
-  sloFile: string | undefined;
+  /**
+   * The SLO table, merged once in Node (RunSettings.slo): written as the run directory's slo.json, which every k6
+   * process reads as is (ATD_SLO_FILE) and the extensions judge by.
+   */
+  slo: SloTable;
   outDir: string;
   seed: number | undefined;
   /** Extra flags for the embedded service (docs/service.md). */

@@ -2,9 +2,10 @@
  * What a run has found so far, whatever phase it ended in: the summary is made from it at the end, and by the last
  * resort of lib/harness/interrupt.ts if the harness must end before its reports are written.
  */
-import { appendFile } from "node:fs/promises";
+import { appendFile, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { SLO_FILE } from "../../contract/slo.ts";
 import type { CoverageLevel, NotJudged } from "../coverage.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { DirectoryError, makeDirectory } from "../make-directory.ts";
@@ -152,6 +153,8 @@ export async function newRunState(request: RunRequest): Promise<RunState> {
   const runId = newRunId(request.scenarios);
   const runDir = path.join(request.outDir, runId);
   await makeRunDir(runDir);
+  // The SLO table as merged once by readSloFile: every k6 process reads this file as is (run-k6.ts).
+  await writeFile(path.join(runDir, SLO_FILE), `${JSON.stringify(request.slo, null, 2)}\n`);
   return {
     runId,
     runDir,

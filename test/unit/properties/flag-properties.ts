@@ -34,7 +34,7 @@ import {
   REFUSAL_MODES,
   refusals,
   share,
-} from "../../../scripts/cli-options.ts";
+} from "../../../lib/harness/settings/value-parsers.ts";
 import { runs, timeoutFor } from "./property-runs.ts";
 import { expectUsageRefusal, outcomeOf } from "./refusals.ts";
 
@@ -79,7 +79,7 @@ const serviceArgs: fc.Arbitrary<string> = fc.oneof(
   flagText,
 );
 
-/** An option parser of scripts/cli-options.ts and what its values must be. */
+/** An option parser of lib/harness/settings/value-parsers.ts and what its values must be. */
 const OPTION_PARSERS: [string, (text: string) => unknown, (value: never) => boolean][] = [
   ["share", share, (n: number) => Number.isFinite(n) && n >= 0 && n <= 1],
   ["nonNegativeNumber", nonNegativeNumber, (n: number) => Number.isFinite(n) && n >= 0],

@@ -1,35 +1,12 @@
 /**
- * Value parsers and options shared by the commands of scripts/harness-cli.ts and scripts/run-command.ts. Each parser
- * is also what a run file's value goes through (scripts/run-file-options.ts), so a flag and its run-file setting are
- * refused with the same words.
+ * Value parsers of the settings table (lib/harness/run-file/run-file-schema.ts) and of the other commands' flags.
+ * Each is also what a run file's value goes through (scripts/run-file-options.ts), so a flag and its run-file setting
+ * are refused with the same words. They throw commander's InvalidArgumentError, which commander reports as bad usage.
  */
-import { InvalidArgumentError, Option } from "commander";
-import { CapacityRatesError, parseCapacityRates } from "../lib/contract/profiles.ts";
-import { DEFAULT_BASELINES_DIR } from "../lib/harness/compare/baselines.ts";
-import { pushGroupProblem } from "../lib/harness/reports/push-to-gateway.ts";
-import type { RefusalMode } from "../lib/harness/webhooks/misbehaviour.ts";
-
-/** --baselines-dir, shared by run, compare and baseline. */
-export function baselinesDirOption(): Option {
-  return new Option("--baselines-dir <dir>", "where named baselines are kept")
-    .default(DEFAULT_BASELINES_DIR)
-    .env("HARNESS_BASELINES");
-}
-
-/** --push-group, shared by run and report. */
-export function pushGroupOption(): Option {
-  return new Option("--push-group <name>", "one more grouping label of the push (push_group), e.g. the environment")
-    .argParser(pushGroup)
-    .env("HARNESS_PUSH_GROUP");
-}
-
-/** --tolerances, shared by run and compare. */
-export function tolerancesOption(): Option {
-  return new Option(
-    "--tolerances <file>",
-    "YAML/JSON file of how much worse the candidate may be (defaults: p95/p99 +10% at 95% confidence, error rate +0.1 point, accuracy may not fall)",
-  ).env("HARNESS_TOLERANCES");
-}
+import { InvalidArgumentError } from "commander";
+import { CapacityRatesError, parseCapacityRates } from "../../contract/profiles.ts";
+import { pushGroupProblem } from "../reports/push-to-gateway.ts";
+import type { RefusalMode } from "../webhooks/misbehaviour.ts";
 
 /**
  * A decimal number as a flag is written: 2, 0.25 or .5. One way to match each text, so a long run of digits is
