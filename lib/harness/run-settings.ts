@@ -515,45 +515,64 @@ export async function readTargetSpec(
   const flags = input.targetFlags ?? {};
   refuseMisplaced(input.target, flags);
   if (input.target !== "container" && input.target !== "compose") return { container: undefined, compose: undefined };
-  const readyWhen = flags.waitHttp
-    ? parseWaitHttp(flags.waitHttp)
-    : flags.waitLog
-      ? parseWaitLog(flags.waitLog)
-      : undefined;
-  const startupTimeoutMs = parseStartupTimeout(flags.startupTimeout);
-  const apiPort = flags.port === undefined ? undefined : parsePort(flags.port, "--port");
+  const common: CommonTargetFacts = {
+    readyWhen: flags.waitHttp ? parseWaitHttp(flags.waitHttp) : flags.waitLog ? parseWaitLog(flags.waitLog) : undefined,
+    startupTimeoutMs: parseStartupTimeout(flags.startupTimeout),
+    apiPort: flags.port === undefined ? undefined : parsePort(flags.port, "--port"),
+  };
+  return input.target === "container"
+    ? { container: await readContainerSpec(input, flags, common, serviceArgs), compose: undefined }
+    : { container: undefined, compose: await readComposeSpec(input, flags, common, serviceArgs) };
+}
 
-  if (input.target === "container") {
-    const image = flags.image?.trim() || undefined;
-    const control = controlOf(flags, image ?? "the service image");
-    if (image !== undefined) {
-      if (apiPort === undefined) {
-        refuse(`Failed to read --image ${image}: the harness needs the port its API listens on. Please pass --port.`);
-      }
-      refuseServiceArgs(serviceArgs, `the image ${image}`);
-      requireKeys(input.keysFile, `the image ${image}`);
+/** What every containerised target reads alike: when it is ready, how long it may take, the API's port. */
+interface CommonTargetFacts {
+  readyWhen: ContainerSpec["readyWhen"];
+  startupTimeoutMs: number;
+  apiPort: number | undefined;
+}
+
+/** --target container: the service image (or the reference image built locally) and its limits. */
+async function readContainerSpec(
+  input: TargetInput,
+  flags: TargetFlags,
+  common: CommonTargetFacts,
+  serviceArgs: readonly string[],
+): Promise<ContainerSpec> {
+  const image = flags.image?.trim() || undefined;
+  const control = controlOf(flags, image ?? "the service image");
+  if (image !== undefined) {
+    if (common.apiPort === undefined) {
+      refuse(`Failed to read --image ${image}: the harness needs the port its API listens on. Please pass --port.`);
     }
-    if (flags.cpus !== undefined && flags.serviceCpus !== undefined && flags.cpus !== flags.serviceCpus) {
-      refuse(
-        `Failed to read --cpus ${String(flags.cpus)}: --service-cpus ${String(flags.serviceCpus)} sets the same budget to another value. Please give only one of them.`,
-      );
-    }
-    return {
-      container: {
-        image,
-        apiPort,
-        controlPort: control.port,
-        controlToken: control.token,
-        environment: await environmentOf(flags),
-        readyWhen,
-        startupTimeoutMs,
-        cpus: flags.cpus ?? flags.serviceCpus,
-        memoryBytes: flags.memory === undefined ? undefined : parseMemory(flags.memory),
-      },
-      compose: undefined,
-    };
+    refuseServiceArgs(serviceArgs, `the image ${image}`);
+    requireKeys(input.keysFile, `the image ${image}`);
   }
+  if (flags.cpus !== undefined && flags.serviceCpus !== undefined && flags.cpus !== flags.serviceCpus) {
+    refuse(
+      `Failed to read --cpus ${String(flags.cpus)}: --service-cpus ${String(flags.serviceCpus)} sets the same budget to another value. Please give only one of them.`,
+    );
+  }
+  return {
+    image,
+    apiPort: common.apiPort,
+    controlPort: control.port,
+    controlToken: control.token,
+    environment: await environmentOf(flags),
+    readyWhen: common.readyWhen,
+    startupTimeoutMs: common.startupTimeoutMs,
+    cpus: flags.cpus ?? flags.serviceCpus,
+    memoryBytes: flags.memory === undefined ? undefined : parseMemory(flags.memory),
+  };
+}
 
+/** --target compose: the stack's file, the service that serves the API (and the hooks), their ports. */
+async function readComposeSpec(
+  input: TargetInput,
+  flags: TargetFlags,
+  common: CommonTargetFacts,
+  serviceArgs: readonly string[],
+): Promise<ComposeSpec> {
   if (!flags.composeFile) {
     refuse("Failed to read the compose target: no --compose-file. Please name the stack's docker-compose YAML file.");
   }
@@ -571,7 +590,7 @@ export async function readTargetSpec(
       refuse(`Failed to read ${flag} ${name}: ${file} has no such service. Please name one of: ${listed}.`);
     }
   }
-  if (apiPort === undefined) {
+  if (common.apiPort === undefined) {
     refuse(
       `Failed to read the compose target: no --port. Please pass the port service ${flags.service} serves the API on.`,
     );
@@ -589,20 +608,17 @@ export async function readTargetSpec(
   requireKeys(input.keysFile, "a compose stack");
   if (flags.envFile) await readText(flags.envFile, "the env file", "give a readable file (--container-env-file)");
   return {
-    container: undefined,
-    compose: {
-      file,
-      services,
-      service: flags.service,
-      controlService: flags.controlService ?? flags.service,
-      apiPort,
-      controlPort: control.port,
-      controlToken: control.token,
-      environment: await environmentOf({ env: flags.env }),
-      envFile: flags.envFile ? path.resolve(flags.envFile) : undefined,
-      readyWhen,
-      startupTimeoutMs,
-    },
+    file,
+    services,
+    service: flags.service,
+    controlService: flags.controlService ?? flags.service,
+    apiPort: common.apiPort,
+    controlPort: control.port,
+    controlToken: control.token,
+    environment: await environmentOf({ env: flags.env }),
+    envFile: flags.envFile ? path.resolve(flags.envFile) : undefined,
+    readyWhen: common.readyWhen,
+    startupTimeoutMs: common.startupTimeoutMs,
   };
 }
 

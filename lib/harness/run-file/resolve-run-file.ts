@@ -255,6 +255,17 @@ function railsOf(name: string, settings: RunFileSettings): EnvironmentRails {
   };
 }
 
+/** A scenario the file names (run.scenarios, scenarios.<name>) that the harness does not have: exit 2 at its line. */
+function refuseUnknownScenarios(runFile: RunFile, resolver: Resolver, known: readonly string[]): void {
+  const unknown = scenarioNamesOf(runFile).find((s) => !known.includes(s.name));
+  if (!unknown) return;
+  const near = closest(unknown.name, known);
+  throw resolver.fail(
+    unknown.at,
+    `${dotted(unknown.at)} is ${unknown.name}, which is not a scenario of the harness. Please use ${near ? `${near} (the closest)` : `one of: ${known.join(", ")}`}`,
+  );
+}
+
 /**
  * What the run file says for one run: the environment (named, else run.environment, else the only one, else
  * local), the scenarios (named, else run.scenarios), the settings merged defaults < environment < chosen scenarios,
@@ -268,17 +279,7 @@ export async function resolveRunFile(
   const { content, file } = runFile;
   const resolver = new Resolver(runFile, env);
 
-  if (choice.knownScenarios) {
-    const known = choice.knownScenarios;
-    const unknown = scenarioNamesOf(runFile).find((s) => !known.includes(s.name));
-    if (unknown) {
-      const near = closest(unknown.name, known);
-      throw resolver.fail(
-        unknown.at,
-        `${dotted(unknown.at)} is ${unknown.name}, which is not a scenario of the harness. Please use ${near ? `${near} (the closest)` : `one of: ${known.join(", ")}`}`,
-      );
-    }
-  }
+  if (choice.knownScenarios) refuseUnknownScenarios(runFile, resolver, choice.knownScenarios);
 
   const named = [...new Set(choice.scenarios)];
   const scenarios = named.length > 0 ? named : [...(content.run?.scenarios ?? [])];
