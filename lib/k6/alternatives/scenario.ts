@@ -215,6 +215,32 @@ function iteration(setupData: Setup): void {
     });
     return;
   }
+  const errorOn = checkSoldOutErrors(withFeature, withoutFeature);
+
+  const alt = isRecord(errorOn.alternatives) ? errorOn.alternatives : undefined;
+  if (alt) {
+    expectThat(C.rule3Arrays, arraysProblem(alt));
+    expectThat(C.rule4Requested, requestedProblem(alt, booking));
+    expectThat(C.entryShape, entriesProblem(alt, plan.timeslot !== undefined));
+  }
+  const snapshot = truth.status === 200 ? snapshotFrom(truth.data) : undefined;
+  if (
+    !expectThat(C.groundTruth, snapshot ? undefined : `GET /__control/inventory answered ${truth.status}`) ||
+    !snapshot
+  )
+    return;
+  logObservation({ ...base, carried: alt !== undefined, ...accuracy(alt, snapshot, booking) });
+  if (alt) followUp(setupData, plan, alt, n);
+}
+
+/**
+ * Rules 1 and 9 on the two sold-out answers: alternatives only to the key with the feature, and otherwise the same
+ * error body with and without it. Returns the error of the key with the feature.
+ */
+function checkSoldOutErrors(
+  withFeature: ReturnType<typeof confirmRaw>,
+  withoutFeature: ReturnType<typeof confirmRaw>,
+): Record<string, unknown> {
   checkResponse(withFeature.res, 422);
   const errorOn = withFeature.error;
   const errorOff = withoutFeature.error;
@@ -233,19 +259,5 @@ function iteration(setupData: Setup): void {
       : `with the feature ${String(rawOn).slice(0, 200)}; without ${String(rawOff).slice(0, 200)}`,
   );
   expectThat(C.rule9Unchanged, unchangedProblem(errorOn, errorOff));
-
-  const alt = isRecord(errorOn.alternatives) ? errorOn.alternatives : undefined;
-  if (alt) {
-    expectThat(C.rule3Arrays, arraysProblem(alt));
-    expectThat(C.rule4Requested, requestedProblem(alt, booking));
-    expectThat(C.entryShape, entriesProblem(alt, plan.timeslot !== undefined));
-  }
-  const snapshot = truth.status === 200 ? snapshotFrom(truth.data) : undefined;
-  if (
-    !expectThat(C.groundTruth, snapshot ? undefined : `GET /__control/inventory answered ${truth.status}`) ||
-    !snapshot
-  )
-    return;
-  logObservation({ ...base, carried: alt !== undefined, ...accuracy(alt, snapshot, booking) });
-  if (alt) followUp(setupData, plan, alt, n);
+  return errorOn;
 }
