@@ -17,6 +17,7 @@ import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
 import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
+import { checkAlternativesShape, checkSoldOutErrors } from "./sold-out-checks.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
 import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
 import type { ControlProductType } from "../../contract/product-type-discovery.ts";
@@ -25,13 +26,8 @@ import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import {
   ALTERNATIVES_CHECKS as C,
   accuracy,
-  arraysProblem,
-  entriesProblem,
   firstSuggestion,
-  requestedProblem,
   snapshotFrom,
-  unchangedProblem,
-  rawErrorWithoutAlternatives,
 } from "../../contract/alternatives-rules.ts";
 
 const config = loadConfig(__ENV);
@@ -218,11 +214,7 @@ function iteration(setupData: Setup): void {
   const errorOn = checkSoldOutErrors(withFeature, withoutFeature);
 
   const alt = isRecord(errorOn.alternatives) ? errorOn.alternatives : undefined;
-  if (alt) {
-    expectThat(C.rule3Arrays, arraysProblem(alt));
-    expectThat(C.rule4Requested, requestedProblem(alt, booking));
-    expectThat(C.entryShape, entriesProblem(alt, plan.timeslot !== undefined));
-  }
+  if (alt) checkAlternativesShape(alt, booking, plan.timeslot !== undefined);
   const snapshot = truth.status === 200 ? snapshotFrom(truth.data) : undefined;
   if (
     !expectThat(C.groundTruth, snapshot ? undefined : `GET /__control/inventory answered ${truth.status}`) ||
@@ -231,33 +223,4 @@ function iteration(setupData: Setup): void {
     return;
   logObservation({ ...base, carried: alt !== undefined, ...accuracy(alt, snapshot, booking) });
   if (alt) followUp(setupData, plan, alt, n);
-}
-
-/**
- * Rules 1 and 9 on the two sold-out answers: alternatives only to the key with the feature, and otherwise the same
- * error body with and without it. Returns the error of the key with the feature.
- */
-function checkSoldOutErrors(
-  withFeature: ReturnType<typeof confirmRaw>,
-  withoutFeature: ReturnType<typeof confirmRaw>,
-): Record<string, unknown> {
-  checkResponse(withFeature.res, 422);
-  const errorOn = withFeature.error;
-  const errorOff = withoutFeature.error;
-  expectThat(
-    C.rule1OptIn,
-    "alternatives" in errorOff
-      ? `alternatives sent to a key without the feature: ${JSON.stringify(errorOff.alternatives).slice(0, 120)}`
-      : undefined,
-  );
-  const rawOn = rawErrorWithoutAlternatives(withFeature.text);
-  const rawOff = rawErrorWithoutAlternatives(withoutFeature.text);
-  expectThat(
-    C.rule1Identical,
-    rawOn !== undefined && rawOn === rawOff
-      ? undefined
-      : `with the feature ${String(rawOn).slice(0, 200)}; without ${String(rawOff).slice(0, 200)}`,
-  );
-  expectThat(C.rule9Unchanged, unchangedProblem(errorOn, errorOff));
-  return errorOn;
 }
