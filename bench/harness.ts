@@ -95,23 +95,78 @@ async function main(): Promise<void> {
 
   await using service = await new EmbeddedTarget().withServiceArgs(["--rate-limit", "1000000"]).start();
   const keys = (await service.control.partners()).map((p) => p.apiKey);
-  const products = (await (
-    await fetch(`${service.apiUrl}/v2/products?per_page=1`, { headers: { "X-Authorization": keys[0] ?? "" } })
-  ).json()) as { data: { uuid: string }[] };
-  const product = products.data[0]?.uuid ?? "";
-  const types = (await (
-    await fetch(`${service.apiUrl}/v2/products/${product}/product-types`, {
-      headers: { "X-Authorization": keys[0] ?? "" },
-    })
-  ).json()) as { data: { uuid: string }[] };
-  const date = addDays(todayUtc(), 10);
-  const targets: BenchTargets = { product, productType: types.data[0]?.uuid ?? "", date, dateEnd: addDays(date, 13) };
   const env = {
     ATD_BASE_URL: service.apiUrl,
     ATD_API_KEYS: keys.join(","),
-    BENCH_TARGETS: JSON.stringify(targets),
+    BENCH_TARGETS: JSON.stringify(await benchTargets(service.apiUrl, keys[0] ?? "")),
   };
 
+  const { client, bare, steps } = runRounds(k6, outdir, env);
+  const checksCost = runChecksCost(k6, path.join(outdir, "checks-cost.js"), env);
+  const costs = Object.values(checksCost);
+  const checksMean = costs.reduce((a, b) => a + b, 0) / costs.length;
+  const ratio = best(client) / best(bare);
+  // Each round's own ratio too: the two runs of a round are the closest in time, so the closest in machine load.
+  const roundRatios = client.map((m, i) => m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN));
+
+  const k6Version = execFileSync(k6, ["version"], { encoding: "utf8" }).split("\n")[0];
+  const lines = reportLines(
+    k6Version,
+    { client, bare, steps },
+    { ratio, roundRatios, checksCost, checksMean, bundleMs, sizes },
+  );
+  console.log(lines.join("\n"));
+  mkdirSync(path.join(REPO_ROOT, "reports"), { recursive: true });
+  writeFileSync(
+    path.join(REPO_ROOT, "reports/bench-harness.json"),
+    JSON.stringify(
+      {
+        vus: VUS,
+        seconds: SECONDS,
+        systemTags: K6_SYSTEM_TAGS,
+        bare,
+        client,
+        ratio,
+        roundRatios,
+        steps: Object.fromEntries(steps),
+        checksCost: { meanMicros: checksMean, byEndpoint: checksCost },
+        bundleMs,
+        sizes,
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+interface Rounds {
+  client: Measure[];
+  bare: Measure[];
+  steps: Map<string, Measure[]>;
+}
+
+/** Requests per k6 CPU second of a side's best round. */
+function best(ms: readonly Measure[]): number {
+  return Math.max(...ms.map((m) => m.perCpuSecond));
+}
+
+/** What the client path requests: the first product the service lists, its first product type, a date ahead. */
+async function benchTargets(apiUrl: string, key: string): Promise<BenchTargets> {
+  const products = (await (
+    await fetch(`${apiUrl}/v2/products?per_page=1`, { headers: { "X-Authorization": key } })
+  ).json()) as { data: { uuid: string }[] };
+  const product = products.data[0]?.uuid ?? "";
+  const types = (await (
+    await fetch(`${apiUrl}/v2/products/${product}/product-types`, {
+      headers: { "X-Authorization": key },
+    })
+  ).json()) as { data: { uuid: string }[] };
+  const date = addDays(todayUtc(), 10);
+  return { product, productType: types.data[0]?.uuid ?? "", date, dateEnd: addDays(date, 13) };
+}
+
+/** ROUNDS rounds, each bare http.get, then (with BREAKDOWN) each step of the client path, then the whole path. */
+function runRounds(k6: string, outdir: string, env: Record<string, string>): Rounds {
   const client: Measure[] = [];
   const bare: Measure[] = [];
   const steps = new Map<string, Measure[]>(STEPS.map((s) => [s.step, []]));
@@ -124,16 +179,24 @@ async function main(): Promise<void> {
     }
     client.push(runK6(k6, path.join(outdir, "client-path.js"), env));
   }
-  const checksCost = runChecksCost(k6, path.join(outdir, "checks-cost.js"), env);
-  const costs = Object.values(checksCost);
-  const checksMean = costs.reduce((a, b) => a + b, 0) / costs.length;
-  const best = (ms: Measure[]) => Math.max(...ms.map((m) => m.perCpuSecond));
-  const ratio = best(client) / best(bare);
-  // Each round's own ratio too: the two runs of a round are the closest in time, so the closest in machine load.
-  const roundRatios = client.map((m, i) => m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN));
+  return { client, bare, steps };
+}
 
-  const k6Version = execFileSync(k6, ["version"], { encoding: "utf8" }).split("\n")[0];
-  const lines = [
+/** The report printed: each run's figures, the ratio, the breakdown, the checks' cost and the bundles. */
+function reportLines(
+  k6Version: string | undefined,
+  { client, bare, steps }: Rounds,
+  figures: {
+    ratio: number;
+    roundRatios: number[];
+    checksCost: Record<string, number>;
+    checksMean: number;
+    bundleMs: number;
+    sizes: { name: string; kib: number }[];
+  },
+): string[] {
+  const { ratio, roundRatios, checksCost, checksMean, bundleMs, sizes } = figures;
+  return [
     `k6: ${k6Version}; ${VUS} VUs closed model, ${SECONDS} s per run, ${ROUNDS} rounds alternating, best round each;`,
     `system tags: ${K6_SYSTEM_TAGS.join(",")} (the harness's)`,
     "",
@@ -180,28 +243,6 @@ async function main(): Promise<void> {
     "| --- | --- |",
     ...sizes.map((s) => `| ${s.name} | ${s.kib.toFixed(1)} |`),
   ];
-  console.log(lines.join("\n"));
-  mkdirSync(path.join(REPO_ROOT, "reports"), { recursive: true });
-  writeFileSync(
-    path.join(REPO_ROOT, "reports/bench-harness.json"),
-    JSON.stringify(
-      {
-        vus: VUS,
-        seconds: SECONDS,
-        systemTags: K6_SYSTEM_TAGS,
-        bare,
-        client,
-        ratio,
-        roundRatios,
-        steps: Object.fromEntries(steps),
-        checksCost: { meanMicros: checksMean, byEndpoint: checksCost },
-        bundleMs,
-        sizes,
-      },
-      null,
-      2,
-    ),
-  );
 }
 
 await main();

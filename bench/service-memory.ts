@@ -66,42 +66,10 @@ async function main(): Promise<void> {
         ...init,
         headers: { "X-Control-Token": TOKEN, "Content-Type": "application/json" },
       });
-    for (let i = 0; i < KEYS; i += 100) {
-      await Promise.all(
-        Array.from({ length: 100 }, (_, j) =>
-          ctl(`/__control/partners/bench-${String(i + j).padStart(5, "0")}`, { method: "PUT", body: "{}" }),
-        ),
-      );
-    }
-    const types = (await (await ctl("/__control/product-types?limit=50")).json()) as {
-      data: { uuid: string; productUuid: string }[];
-    };
-    const date = addDays(todayUtc(), 10);
-    const paths = types.data.flatMap((t) => [
-      `/v2/products/${t.productUuid}`,
-      `/v2/products/${t.productUuid}/product-types`,
-      `/v2/product-types/${t.uuid}/price-lists/${date}`,
-    ]);
-    paths.push("/v2/products?per_page=10", "/v2/products?per_page=50&page=3");
+    await registerKeys(ctl);
+    const paths = await requestPaths(ctl);
     const script = join(dir, "constant-load.js");
-    writeFileSync(
-      script,
-      `import http from "k6/http";
-const paths = ${JSON.stringify(paths)};
-export const options = {
-  discardResponseBodies: true,
-  summaryTrendStats: ["p(50)", "p(99)"],
-  scenarios: { constant: { executor: "constant-arrival-rate", rate: ${String(RATE)}, timeUnit: "1s",
-    duration: "${String(SECONDS)}s", preAllocatedVUs: 50, maxVUs: 200 } },
-};
-export default function () {
-  const n = __ITER * 7919 + __VU;
-  http.get("${started.api}" + paths[n % paths.length], {
-    headers: { "X-Authorization": "bench-" + String(n % ${String(KEYS)}).padStart(5, "0") },
-  });
-}
-`,
-    );
+    writeFileSync(script, constantLoadScript(started.api, paths));
     const summary = join(dir, "summary.json");
     const load = spawn(k6, ["run", "--quiet", "--summary-export", summary, script], {
       stdio: "ignore",
@@ -118,28 +86,7 @@ export default function () {
     if (code !== 0) throw new Error(`k6 exited with ${String(code)}`);
     const metrics = (JSON.parse(readFileSync(summary, "utf8")) as { metrics: Record<string, Record<string, number>> })
       .metrics;
-    const after = samples.filter(([t]) => t >= WARMUP_SECONDS);
-    if (after.length < 3) throw new Error("too few samples after warm-up: raise BENCH_SECONDS");
-    const fit = linearRegression(after.map(([t, rss]) => [t / 60, rss]));
-    const warm = after[0]?.[1] ?? NaN;
-    const last = after.at(-1)?.[1] ?? NaN;
-    const result = {
-      date: new Date().toISOString(),
-      products: PRODUCTS,
-      ratePerSecond: RATE,
-      seconds: SECONDS,
-      warmupSeconds: WARMUP_SECONDS,
-      requests: metrics.http_reqs?.count,
-      failedRate: metrics.http_req_failed?.value,
-      p99ms: metrics.http_req_duration?.["p(99)"],
-      rssStartMiB: Math.round(samples[0]?.[1] ?? NaN),
-      rssAfterWarmupMiB: Math.round(warm),
-      rssEndMiB: Math.round(last),
-      rssMaxMiB: Math.round(Math.max(...after.map(([, r]) => r))),
-      slopeMiBPerMinute: Number(fit.m.toFixed(2)),
-      endOverWarm: Number((last / warm).toFixed(3)),
-      samples,
-    };
+    const result = memoryResult(samples, metrics);
     mkdirSync(join(REPO_ROOT, "reports"), { recursive: true });
     writeFileSync(join(REPO_ROOT, "reports/bench-service-memory.json"), `${JSON.stringify(result, null, 2)}\n`);
     const lines = [
@@ -153,6 +100,80 @@ export default function () {
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
   }
+}
+
+type Control = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** KEYS partners, made 100 at a time through the control API. */
+async function registerKeys(ctl: Control): Promise<void> {
+  for (let i = 0; i < KEYS; i += 100) {
+    await Promise.all(
+      Array.from({ length: 100 }, (_, j) =>
+        ctl(`/__control/partners/bench-${String(i + j).padStart(5, "0")}`, { method: "PUT", body: "{}" }),
+      ),
+    );
+  }
+}
+
+/** The paths the load spreads over: 50 product types' product, types and price list, and two list pages. */
+async function requestPaths(ctl: Control): Promise<string[]> {
+  const types = (await (await ctl("/__control/product-types?limit=50")).json()) as {
+    data: { uuid: string; productUuid: string }[];
+  };
+  const date = addDays(todayUtc(), 10);
+  const paths = types.data.flatMap((t) => [
+    `/v2/products/${t.productUuid}`,
+    `/v2/products/${t.productUuid}/product-types`,
+    `/v2/product-types/${t.uuid}/price-lists/${date}`,
+  ]);
+  paths.push("/v2/products?per_page=10", "/v2/products?per_page=50&page=3");
+  return paths;
+}
+
+/** The k6 script: RATE requests a second over the paths, each with one of the KEYS keys. */
+function constantLoadScript(api: string, paths: readonly string[]): string {
+  return `import http from "k6/http";
+const paths = ${JSON.stringify(paths)};
+export const options = {
+  discardResponseBodies: true,
+  summaryTrendStats: ["p(50)", "p(99)"],
+  scenarios: { constant: { executor: "constant-arrival-rate", rate: ${String(RATE)}, timeUnit: "1s",
+    duration: "${String(SECONDS)}s", preAllocatedVUs: 50, maxVUs: 200 } },
+};
+export default function () {
+  const n = __ITER * 7919 + __VU;
+  http.get("${api}" + paths[n % paths.length], {
+    headers: { "X-Authorization": "bench-" + String(n % ${String(KEYS)}).padStart(5, "0") },
+  });
+}
+`;
+}
+
+/** RSS at the start, after warm-up, at the end and its slope after warm-up, with k6's figures of the load. */
+function memoryResult(samples: [number, number][], metrics: Record<string, Record<string, number>>) {
+  const after = samples.filter(([t]) => t >= WARMUP_SECONDS);
+  if (after.length < 3) throw new Error("too few samples after warm-up: raise BENCH_SECONDS");
+  const fit = linearRegression(after.map(([t, rss]) => [t / 60, rss]));
+  const warm = after[0]?.[1] ?? NaN;
+  const last = after.at(-1)?.[1] ?? NaN;
+  const result = {
+    date: new Date().toISOString(),
+    products: PRODUCTS,
+    ratePerSecond: RATE,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    requests: metrics.http_reqs?.count,
+    failedRate: metrics.http_req_failed?.value,
+    p99ms: metrics.http_req_duration?.["p(99)"],
+    rssStartMiB: Math.round(samples[0]?.[1] ?? NaN),
+    rssAfterWarmupMiB: Math.round(warm),
+    rssEndMiB: Math.round(last),
+    rssMaxMiB: Math.round(Math.max(...after.map(([, r]) => r))),
+    slopeMiBPerMinute: Number(fit.m.toFixed(2)),
+    endOverWarm: Number((last / warm).toFixed(3)),
+    samples,
+  };
+  return result;
 }
 
 main().catch((error: unknown) => {

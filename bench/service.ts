@@ -126,69 +126,15 @@ async function main(): Promise<void> {
     const rssStart = rssMb(service.pid);
     // After start-up, as the harness does: a small budget would make the catalogue build crawl.
     if (CPUS !== undefined) budgets.push(await applyCpuBudget(service.pid ?? 0, CPUS));
-    const ctl = (path: string, body: unknown) =>
-      fetch(`${started.control}${path}`, {
-        method: "PUT",
-        headers: { "X-Control-Token": TOKEN, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    for (let i = 0; i < KEYS; i += 100) {
-      await Promise.all(
-        Array.from({ length: 100 }, (_, j) => ctl(`/__control/partners/bench-${String(i + j).padStart(5, "0")}`, {})),
-      );
-    }
-    const types = (await (
-      await fetch(`${started.control}/__control/product-types?timeslotted=true&limit=1`, {
-        headers: { "X-Control-Token": TOKEN },
-      })
-    ).json()) as { data: { uuid: string }[] };
-    const pt = types.data[0]?.uuid ?? "";
-    const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
-    const targets = {
-      "single-date price": `/v2/product-types/${pt}/price-lists/${date}`,
-      "products list": "/v2/products?per_page=10",
-    };
+    await registerKeys(started.control);
+    const targets = await benchTargets(started.control);
     const lua = writeKeysScript(
       dir,
       Array.from({ length: KEYS }, (_, i) => `bench-${String(i).padStart(5, "0")}`),
     );
     const rows: Record<string, unknown>[] = [];
     for (const [name, path] of Object.entries(targets)) {
-      const sample = await fetch(`${started.api}${path}`, { headers: { "X-Authorization": "bench-00000" } });
-      const body = Buffer.from(await sample.arrayBuffer());
-      const bodyFile = join(dir, `${name.replace(/\W+/g, "-")}.json`);
-      writeFileSync(bodyFile, body);
-      const bare = spawn(NODE, [join(ROOT, "bench/bare-server.ts"), bodyFile], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      children.push(bare);
-      const barePort = (JSON.parse(await firstLine(bare, "the bare server")) as { port: number }).port;
-      // The baseline gets the same budget, or the ratio would compare a throttled service with a free server.
-      if (CPUS !== undefined) budgets.push(await applyCpuBudget(bare.pid ?? 0, CPUS));
-      const bareUrl = `http://127.0.0.1:${barePort}`;
-      const svcRun = wrk(`${started.api}${path}`, lua);
-      const bareRun = wrk(`${bareUrl}${path}`, lua);
-      const half = Math.max(100, Math.round(svcRun.rps / 2));
-      const svcHalf = k6AtRate(started.api, path, half, dir);
-      const bareHalf = k6AtRate(bareUrl, path, half, dir);
-      const svcLow = k6AtRate(started.api, path, 1000, dir);
-      bare.kill("SIGTERM");
-      rows.push({
-        endpoint: name,
-        bodyBytes: body.length,
-        serviceRps: svcRun.rps,
-        bareRps: bareRun.rps,
-        ratio: Number((svcRun.rps / bareRun.rps).toFixed(2)),
-        serviceNon2xx: svcRun.non2xx,
-        wrkServiceP99ms: svcRun.p99ms,
-        wrkBareP99ms: bareRun.p99ms,
-        halfRate: half,
-        serviceP50msAtHalf: Number(svcHalf.p50ms.toFixed(2)),
-        serviceP99msAtHalf: Number(svcHalf.p99ms.toFixed(2)),
-        bareP99msAtHalf: Number(bareHalf.p99ms.toFixed(2)),
-        serviceFailedAtHalf: svcHalf.failed,
-        serviceP99msAt1000: Number(svcLow.p99ms.toFixed(2)),
-      });
+      rows.push(await measureEndpoint(name, path, { api: started.api, dir, lua, children, budgets }));
     }
     const rssAfter = rssMb(service.pid);
     const result = {
@@ -220,6 +166,82 @@ async function main(): Promise<void> {
     for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
     for (const b of budgets) await b.release();
   }
+}
+
+/** KEYS partners, made 100 at a time through the control API. */
+async function registerKeys(control: string): Promise<void> {
+  const ctl = (path: string, body: unknown) =>
+    fetch(`${control}${path}`, {
+      method: "PUT",
+      headers: { "X-Control-Token": TOKEN, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  for (let i = 0; i < KEYS; i += 100) {
+    await Promise.all(
+      Array.from({ length: 100 }, (_, j) => ctl(`/__control/partners/bench-${String(i + j).padStart(5, "0")}`, {})),
+    );
+  }
+}
+
+/** The two endpoints measured: a timeslotted product type's single-date price, and the products list. */
+async function benchTargets(control: string): Promise<Record<string, string>> {
+  const types = (await (
+    await fetch(`${control}/__control/product-types?timeslotted=true&limit=1`, {
+      headers: { "X-Control-Token": TOKEN },
+    })
+  ).json()) as { data: { uuid: string }[] };
+  const pt = types.data[0]?.uuid ?? "";
+  const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    "single-date price": `/v2/product-types/${pt}/price-lists/${date}`,
+    "products list": "/v2/products?per_page=10",
+  };
+}
+
+/**
+ * One endpoint: wrk's top rate against the service and against the bare server answering the same body, then k6's
+ * latency at half that rate (both) and at 1000/s (the service).
+ */
+async function measureEndpoint(
+  name: string,
+  path: string,
+  bench: { api: string; dir: string; lua: string; children: ChildProcess[]; budgets: CpuBudget[] },
+): Promise<Record<string, unknown>> {
+  const sample = await fetch(`${bench.api}${path}`, { headers: { "X-Authorization": "bench-00000" } });
+  const body = Buffer.from(await sample.arrayBuffer());
+  const bodyFile = join(bench.dir, `${name.replace(/\W+/g, "-")}.json`);
+  writeFileSync(bodyFile, body);
+  const bare = spawn(NODE, [join(ROOT, "bench/bare-server.ts"), bodyFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  bench.children.push(bare);
+  const barePort = (JSON.parse(await firstLine(bare, "the bare server")) as { port: number }).port;
+  // The baseline gets the same budget, or the ratio would compare a throttled service with a free server.
+  if (CPUS !== undefined) bench.budgets.push(await applyCpuBudget(bare.pid ?? 0, CPUS));
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const svcRun = wrk(`${bench.api}${path}`, bench.lua);
+  const bareRun = wrk(`${bareUrl}${path}`, bench.lua);
+  const half = Math.max(100, Math.round(svcRun.rps / 2));
+  const svcHalf = k6AtRate(bench.api, path, half, bench.dir);
+  const bareHalf = k6AtRate(bareUrl, path, half, bench.dir);
+  const svcLow = k6AtRate(bench.api, path, 1000, bench.dir);
+  bare.kill("SIGTERM");
+  return {
+    endpoint: name,
+    bodyBytes: body.length,
+    serviceRps: svcRun.rps,
+    bareRps: bareRun.rps,
+    ratio: Number((svcRun.rps / bareRun.rps).toFixed(2)),
+    serviceNon2xx: svcRun.non2xx,
+    wrkServiceP99ms: svcRun.p99ms,
+    wrkBareP99ms: bareRun.p99ms,
+    halfRate: half,
+    serviceP50msAtHalf: Number(svcHalf.p50ms.toFixed(2)),
+    serviceP99msAtHalf: Number(svcHalf.p99ms.toFixed(2)),
+    bareP99msAtHalf: Number(bareHalf.p99ms.toFixed(2)),
+    serviceFailedAtHalf: svcHalf.failed,
+    serviceP99msAt1000: Number(svcLow.p99ms.toFixed(2)),
+  };
 }
 
 main().catch((error: unknown) => {

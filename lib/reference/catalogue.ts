@@ -345,92 +345,14 @@ export function generateCatalogue(seed: number, count: number, baseDay: number, 
   const productTypesByUuid = new Map<string, ProductType>();
   const kindUuids = PRODUCT_KINDS.map((_, i) => uuidFrom(seed, UUID_KIND.kind, i, uuidVersion));
   const categoryUuids = CATEGORIES.map((_, i) => uuidFrom(seed, UUID_KIND.category, i, uuidVersion));
-  let optionIndex = 0;
+  const options = { next: 0 };
   for (let i = 0; i < count; i++) {
-    const h = hash(seed, 11, i);
-    const city = pick(CITIES, hash(seed, 12, i));
-    const kind = h % PRODUCT_KINDS.length;
-    const cat1 = hash(seed, 13, i) % CATEGORIES.length;
-    const cat2 = hash(seed, 14, i) % CATEGORIES.length;
-    const title = `${pick(ADJECTIVES, hash(seed, 15, i))} ${pick(NOUNS, hash(seed, 16, i))} in ${city.name}`;
-    const product: Product = {
-      index: i,
-      uuid: uuidFrom(seed, UUID_KIND.product, i, uuidVersion),
-      title,
-      description: `${title}: a seeded product of the reference catalogue (#${i + 1}).`,
-      kind,
-      city,
-      categories: cat1 === cat2 ? [cat1] : [cat1, cat2],
-      available: true,
-      updatedAt: (baseDay - 1 - (hash(seed, 17, i) % 300)) * 86_400_000 + (hash(seed, 18, i) % 86_400) * 1000,
-      validFrom: baseDay - (hash(seed, 19, i) % 60),
-      validThrough: baseDay + 365,
-      basePrice: 0,
-      reviewCount: hash(seed, 20, i) % 5000,
-      reviewAverageScore: 30 + (hash(seed, 21, i) % 21),
-      hotelPickup: hash(seed, 22, i) % 3 === 0,
-      airportPickup: hash(seed, 23, i) % 7 === 0,
-      productTypes: [],
-    };
+    const product = seededProduct(seed, i, baseDay, uuidVersion);
     const typeCount = 1 + (hash(seed, 24, i) % 5);
     let minPrice = Number.POSITIVE_INFINITY;
     for (let t = 0; t < typeCount; t++) {
-      const index = productTypes.length;
-      const g = (salt: number) => hash(seed, 100 + salt, index);
-      const timeslotted = g(1) % 10 < 4;
-      const timeslots = timeslotted ? ALL_TIMESLOTS.filter((_, s) => hash(seed, 200 + s, index) % 3 !== 0) : [];
-      if (timeslotted && timeslots.length === 0) timeslots.push("10:00");
-      const adultPrice = 1500 + (g(2) % 200) * 100;
-      const allowChildren = g(3) % 10 < 7;
-      const allowSeniors = g(4) % 2 === 0;
-      const maxPax = 8 + (g(5) % 13);
-      const options: BookingOption[] = [];
-      const optionCount = g(6) % 3;
-      for (let k = 0; k < optionCount; k++) {
-        const o = optionIndex++;
-        const isSelect = hash(seed, 300, o) % 3 !== 0;
-        options.push({
-          uuid: uuidFrom(seed, UUID_KIND.option, o, uuidVersion),
-          name: isSelect ? pick(["Pickup point", "Meal choice", "Language"], hash(seed, 301, o)) : "Passport name",
-          type: isSelect ? "select" : "text",
-          required: hash(seed, 302, o) % 2 === 0,
-          values: isSelect
-            ? [0, 1, 2].map((v) => ({
-                uuid: uuidFrom(seed, UUID_KIND.optionValue, o * 3 + v, uuidVersion),
-                label: `Choice ${v + 1}`,
-                price: v === 0 ? 0 : (hash(seed, 303 + v, o) % 20) * 50,
-              }))
-            : [],
-        });
-      }
-      const productType: ProductType = {
-        index,
-        uuid: uuidFrom(seed, UUID_KIND.productType, index, uuidVersion),
-        product,
-        title: pick(TYPE_TITLES, g(7)),
-        description: `Product type ${t + 1} of "${title}".`,
-        available: true,
-        updatedAt: product.updatedAt,
-        timeslots,
-        instantConfirmation: g(8) % 10 < 7,
-        isNonRefundable: g(9) % 5 === 0,
-        durationHours: 1 + (g(10) % 8),
-        daysInAdvance: g(11) % 3,
-        minPax: 1,
-        maxPax,
-        allowChildren,
-        maxChildren: allowChildren ? 2 + (g(12) % 7) : 0,
-        allowSeniors,
-        maxSeniors: allowSeniors ? 2 + (g(13) % 5) : 0,
-        allowInfant: g(14) % 2 === 0,
-        maxGroup: maxPax + 10,
-        adultPrice,
-        childPrice: Math.round((adultPrice * 0.6) / 50) * 50,
-        seniorPrice: Math.round((adultPrice * 0.8) / 50) * 50,
-        capacity: 10 + (g(15) % 31),
-        options,
-      };
-      minPrice = Math.min(minPrice, adultPrice);
+      const productType = seededProductType(seed, productTypes.length, t, product, options, uuidVersion);
+      minPrice = Math.min(minPrice, productType.adultPrice);
       product.productTypes.push(productType);
       productTypes.push(productType);
       productTypesByUuid.set(productType.uuid, productType);
@@ -449,6 +371,106 @@ export function generateCatalogue(seed: number, count: number, baseDay: number, 
     kindUuids,
     categoryUuids,
     unavailableProducts: 0,
+  };
+}
+
+/** Product `i` of the seeded catalogue, without its product types (and base price) yet. */
+function seededProduct(seed: number, i: number, baseDay: number, uuidVersion: 4 | 7): Product {
+  const h = hash(seed, 11, i);
+  const city = pick(CITIES, hash(seed, 12, i));
+  const kind = h % PRODUCT_KINDS.length;
+  const cat1 = hash(seed, 13, i) % CATEGORIES.length;
+  const cat2 = hash(seed, 14, i) % CATEGORIES.length;
+  const title = `${pick(ADJECTIVES, hash(seed, 15, i))} ${pick(NOUNS, hash(seed, 16, i))} in ${city.name}`;
+  return {
+    index: i,
+    uuid: uuidFrom(seed, UUID_KIND.product, i, uuidVersion),
+    title,
+    description: `${title}: a seeded product of the reference catalogue (#${i + 1}).`,
+    kind,
+    city,
+    categories: cat1 === cat2 ? [cat1] : [cat1, cat2],
+    available: true,
+    updatedAt: (baseDay - 1 - (hash(seed, 17, i) % 300)) * 86_400_000 + (hash(seed, 18, i) % 86_400) * 1000,
+    validFrom: baseDay - (hash(seed, 19, i) % 60),
+    validThrough: baseDay + 365,
+    basePrice: 0,
+    reviewCount: hash(seed, 20, i) % 5000,
+    reviewAverageScore: 30 + (hash(seed, 21, i) % 21),
+    hotelPickup: hash(seed, 22, i) % 3 === 0,
+    airportPickup: hash(seed, 23, i) % 7 === 0,
+    productTypes: [],
+  };
+}
+
+/**
+ * Product type `index` (the `t`-th of its product), its options numbered on from `options.next` (a catalogue-wide
+ * count, so every option has its own seeded uuid).
+ */
+function seededProductType(
+  seed: number,
+  index: number,
+  t: number,
+  product: Product,
+  options: { next: number },
+  uuidVersion: 4 | 7,
+): ProductType {
+  const title = product.title;
+  const g = (salt: number) => hash(seed, 100 + salt, index);
+  const timeslotted = g(1) % 10 < 4;
+  const timeslots = timeslotted ? ALL_TIMESLOTS.filter((_, s) => hash(seed, 200 + s, index) % 3 !== 0) : [];
+  if (timeslotted && timeslots.length === 0) timeslots.push("10:00");
+  const adultPrice = 1500 + (g(2) % 200) * 100;
+  const allowChildren = g(3) % 10 < 7;
+  const allowSeniors = g(4) % 2 === 0;
+  const maxPax = 8 + (g(5) % 13);
+  const optionCount = g(6) % 3;
+  const typeOptions: BookingOption[] = [];
+  for (let k = 0; k < optionCount; k++) typeOptions.push(seededOption(seed, options.next++, uuidVersion));
+  return {
+    index,
+    uuid: uuidFrom(seed, UUID_KIND.productType, index, uuidVersion),
+    product,
+    title: pick(TYPE_TITLES, g(7)),
+    description: `Product type ${t + 1} of "${title}".`,
+    available: true,
+    updatedAt: product.updatedAt,
+    timeslots,
+    instantConfirmation: g(8) % 10 < 7,
+    isNonRefundable: g(9) % 5 === 0,
+    durationHours: 1 + (g(10) % 8),
+    daysInAdvance: g(11) % 3,
+    minPax: 1,
+    maxPax,
+    allowChildren,
+    maxChildren: allowChildren ? 2 + (g(12) % 7) : 0,
+    allowSeniors,
+    maxSeniors: allowSeniors ? 2 + (g(13) % 5) : 0,
+    allowInfant: g(14) % 2 === 0,
+    maxGroup: maxPax + 10,
+    adultPrice,
+    childPrice: Math.round((adultPrice * 0.6) / 50) * 50,
+    seniorPrice: Math.round((adultPrice * 0.8) / 50) * 50,
+    capacity: 10 + (g(15) % 31),
+    options: typeOptions,
+  };
+}
+
+/** Option `o` of the seeded catalogue: a select of three values (the first free) or a text. */
+function seededOption(seed: number, o: number, uuidVersion: 4 | 7): BookingOption {
+  const isSelect = hash(seed, 300, o) % 3 !== 0;
+  return {
+    uuid: uuidFrom(seed, UUID_KIND.option, o, uuidVersion),
+    name: isSelect ? pick(["Pickup point", "Meal choice", "Language"], hash(seed, 301, o)) : "Passport name",
+    type: isSelect ? "select" : "text",
+    required: hash(seed, 302, o) % 2 === 0,
+    values: isSelect
+      ? [0, 1, 2].map((v) => ({
+          uuid: uuidFrom(seed, UUID_KIND.optionValue, o * 3 + v, uuidVersion),
+          label: `Choice ${v + 1}`,
+          price: v === 0 ? 0 : (hash(seed, 303 + v, o) % 20) * 50,
+        }))
+      : [],
   };
 }
 

@@ -9,6 +9,7 @@ import {
 import { BOOKING_REQUEST_LIMITS } from "../../lib/contract/reference-values.ts";
 import { bookingTotal, quantity, type Booking } from "../bookings.ts";
 import { parseDay } from "../../lib/reference/dates.ts";
+import type { ProductType } from "../../lib/reference/catalogue.ts";
 import { CATEGORY_NAMES } from "../../lib/reference/inventory.ts";
 import { HttpError, badRequest, invalidData, link, notFound, parseJsonObject, type Reply } from "../http.ts";
 import { formatDay, iso } from "../render.ts";
@@ -174,29 +175,8 @@ function create(ctx: ApiContext): Reply {
   if (infants > 0 && !pt.allowInfant) throw invalidData("This product type does not admit infants.");
   const q = adults + children + seniors;
   if (q > pt.maxGroup) throw invalidData(`A booking takes at most ${pt.maxGroup} people for this product type.`);
-  let ts = 0;
-  if (pt.timeslots.length > 0) {
-    if (timeslot === undefined) throw invalidData("timeslot is required for this timeslotted product type.");
-    ts = pt.timeslots.indexOf(timeslot);
-    if (ts === -1) throw invalidData(`timeslot ${timeslot} is not one of ${pt.timeslots.join(", ")}.`);
-  } else if (timeslot !== undefined) {
-    throw invalidData("This product type has no timeslots; leave timeslot out.");
-  }
-  let optionsPrice = 0;
-  for (const o of options) {
-    const def = pt.options.find((d) => d.uuid === o.uuid);
-    if (def === undefined) throw invalidData(`Option ${o.uuid} does not belong to this product type.`);
-    if (def.type === "select") {
-      const v = def.values.find((x) => x.uuid === o.value);
-      if (v === undefined) throw invalidData(`Option ${o.uuid}: value must be the uuid of one of its values.`);
-      optionsPrice += v.price;
-    } else if (o.value.trim() === "") {
-      throw invalidData(`Option ${o.uuid} needs a non-empty value.`);
-    }
-  }
-  const missing = pt.options.filter((d) => d.required && !options.some((o) => o.uuid === d.uuid));
-  if (missing.length > 0 && !state.defects.on("conformance-required-options-ignored"))
-    throw invalidData(`Required options are missing: ${missing.map((m) => m.uuid).join(", ")}.`);
+  const ts = timeslotIndex(pt, timeslot);
+  const optionsPrice = optionsPriceOf(ctx, pt, options);
   if (!dayOpen(state, pt, day)) throw invalidData(`${dateText} is not bookable for this product type.`);
   const slot = state.inventory.peek(pt, day, ts);
   const counts = { adults, children, seniors };
@@ -226,6 +206,39 @@ function create(ctx: ApiContext): Reply {
   const detail = bookingDetail(booking);
   if (state.defects.on("conformance-created-as-approved")) detail.status = "approved";
   return { status: 201, body: { data: detail, links: bookingLinks(booking) } };
+}
+
+/** The index of the requested timeslot (0 for a product type without timeslots); 422 when it names none of them. */
+function timeslotIndex(pt: ProductType, timeslot: string | undefined): number {
+  if (pt.timeslots.length > 0) {
+    if (timeslot === undefined) throw invalidData("timeslot is required for this timeslotted product type.");
+    const ts = pt.timeslots.indexOf(timeslot);
+    if (ts === -1) throw invalidData(`timeslot ${timeslot} is not one of ${pt.timeslots.join(", ")}.`);
+    return ts;
+  } else if (timeslot !== undefined) {
+    throw invalidData("This product type has no timeslots; leave timeslot out.");
+  }
+  return 0;
+}
+
+/** What the chosen options add to the price; 422 for an option or value not of this product type, or one missing. */
+function optionsPriceOf(ctx: ApiContext, pt: ProductType, options: readonly { uuid: string; value: string }[]): number {
+  let optionsPrice = 0;
+  for (const o of options) {
+    const def = pt.options.find((d) => d.uuid === o.uuid);
+    if (def === undefined) throw invalidData(`Option ${o.uuid} does not belong to this product type.`);
+    if (def.type === "select") {
+      const v = def.values.find((x) => x.uuid === o.value);
+      if (v === undefined) throw invalidData(`Option ${o.uuid}: value must be the uuid of one of its values.`);
+      optionsPrice += v.price;
+    } else if (o.value.trim() === "") {
+      throw invalidData(`Option ${o.uuid} needs a non-empty value.`);
+    }
+  }
+  const missing = pt.options.filter((d) => d.required && !options.some((o) => o.uuid === d.uuid));
+  if (missing.length > 0 && !ctx.state.defects.on("conformance-required-options-ignored"))
+    throw invalidData(`Required options are missing: ${missing.map((m) => m.uuid).join(", ")}.`);
+  return optionsPrice;
 }
 
 function own(ctx: ApiContext, uuid: string): Booking {

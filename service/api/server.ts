@@ -269,6 +269,18 @@ function describe(match: ApiRoute, path: string): Reply {
   };
 }
 
+/** An answer given before routing (a defect's, or the published contract's), counted as a 200 of `routeName`. */
+interface Shortcut {
+  routeName: string;
+  reply: Reply;
+}
+
+/** How much longer a request on a route with a latencyFactor takes: `factor` times the time since `from`. */
+interface Stretch {
+  factor: number;
+  from: number;
+}
+
 export function createApiHandler(state: ServiceState, metrics: Metrics) {
   const wire = wireChoicesOf(state);
   /** Writes an answer as the wire variations say (none: as it is); `endpoint` undefined for a self-description. */
@@ -292,141 +304,194 @@ export function createApiHandler(state: ServiceState, metrics: Metrics) {
     let endpoint: string | undefined;
     let extraHeaders: Record<string, string> | undefined;
     let reply: Reply;
-    let stretch = 0;
-    let stretchFrom = 0;
+    const stretch: Stretch = { factor: 0, from: 0 };
     // HTTP/1.1 lets a server close the connection after any answer; a client must then open a new one.
     if (state.variations.on("http-connection-close")) res.setHeader("Connection", "close");
     try {
       const key = req.headers["x-authorization"];
-      let partner = typeof key === "string" ? state.partners.get(key) : undefined;
-      if (partner === undefined && state.defects.on("conformance-options-without-key") && method === "OPTIONS") {
-        const described = matchRoute(API_ROUTES, path);
-        if (described !== undefined) {
-          metrics.request(described.route.name, 200);
-          answer(req, res, undefined, describe(described.route, path));
-          return;
-        }
-      }
-      if (partner === undefined && state.defects.on("conformance-voucher-download-without-key") && method === "GET") {
-        partner = voucherOwner(state, path);
-      }
-      if (partner === undefined) {
-        throw new HttpError(
-          401,
-          ERROR_CODES.unauthorized,
-          key === undefined ? "The X-Authorization header is missing." : "The API key in X-Authorization is not valid.",
-        );
-      }
-      // The published contract (docs/partner-api.openapi.yaml), behind the key like every path of the API.
-      if (path === PARTNER_API_DOCUMENT_PATH && method === "GET") {
-        metrics.request("openapi", 200);
-        answer(req, res, undefined, partnerApiDocumentReply());
+      const known = typeof key === "string" ? state.partners.get(key) : undefined;
+      const shortcut =
+        known === undefined ? keylessShortcut(state, path, method) : contractShortcut(state, path, method);
+      if (shortcut !== undefined) {
+        metrics.request(shortcut.routeName, 200);
+        answer(req, res, undefined, shortcut.reply);
         return;
       }
-      if (state.defects.on("conformance-booking-check-kept") && method === "POST" && path === "/v2/bookings/check") {
-        metrics.request("bookings", 200);
-        answer(req, res, undefined, {
-          status: 200,
-          body: { data: { available: true }, links: [{ rel: "self", href: path, method: "POST" }] },
-        });
-        return;
-      }
+      const partner = known ?? partnerWithoutKey(state, key, path, method);
       const approveAsConfirm = method === "PUT" && state.defects.on("conformance-approve-segment-confirms");
       const match = matchRoute(API_ROUTES, approveAsConfirm ? path.replace(/\/approve$/, "/confirm") : path);
       if (match === undefined) throw new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);
       routeName = match.route.name;
       if (method === "OPTIONS") {
-        reply = describe(match.route, path);
-        if (state.defects.on("conformance-query-camel-case")) camelCaseParameters(reply.body);
-        if (state.defects.on("conformance-options-no-allow")) delete reply.headers;
+        reply = optionsReply(state, match.route, path);
       } else {
         const described = match.route.handlers[method];
-        if (described === undefined) {
-          if (state.defects.on("conformance-405-as-404")) {
-            throw new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);
-          }
-          throw new HttpError(
-            405,
-            ERROR_CODES.methodNotAllowed,
-            `${method} is not allowed on ${match.route.template}.`,
-            undefined,
-            { Allow: [...Object.keys(match.route.handlers), "OPTIONS"].join(", ") },
-          );
-        }
+        if (described === undefined) throw methodNotAllowed(state, match.route, method, path);
         routeName = described.endpoint;
         endpoint = described.endpoint;
-        const counted =
-          ENDPOINTS[described.endpoint].rateLimited ||
-          (BOOKING_ENDPOINTS.has(described.endpoint) && state.defects.on("rate-limit-counts-bookings"));
-        if (counted) {
-          const now = Date.now();
-          const bucket = rateBucket(state, partner, described.endpoint);
-          const decision = await consumeAllowance(state, bucket);
-          if (!decision.allowed) {
-            reply = tooManyRequests(state, decision, now, path, method);
-            metrics.request(routeName, reply.status);
-            answer(req, res, endpoint, reply);
-            return;
-          }
-          extraHeaders = rateHeaders(state, decision, now, bucket, described.endpoint);
+        const limit = await spendAllowance(state, partner, described.endpoint, path, method);
+        if (limit.refused) {
+          metrics.request(routeName, limit.refused.status);
+          answer(req, res, endpoint, limit.refused);
+          return;
         }
-        if (state.defects.on("soak-memory-leak")) leakPerRequest(path);
-        if (state.defects.on("soak-slowdown")) await delay(slowdownMs());
-        const fault = state.faults.routes[described.endpoint] ?? state.faults.default;
-        // latencyFactor: what follows (fixed latency, handler) is timed, then waited (factor - 1) times more.
-        if (fault.latencyFactor > 1) {
-          stretch = fault.latencyFactor - 1;
-          stretchFrom = performance.now();
-        }
-        if (fault.latencyMs > 0) await delay(fault.latencyMs);
-        if (fault.errorRate > 0 && state.random.next() < fault.errorRate) {
-          throw new HttpError(500, ERROR_CODES.internal, "Injected fault (control API).");
-        }
+        extraHeaders = limit.headers;
+        await injectFaults(state, described.endpoint, path, stretch);
         const body = method === "POST" || method === "PUT" ? await readBodyOf(state, req) : undefined;
         const ctx: ApiContext = { state, partner, method, path, params: match.params, query: queryOf(url, q), body };
         reply = await described.handler(ctx);
       }
     } catch (error) {
-      reply = errorReply(state, error, path, method);
-      if (reply.status === 401 && state.defects.on("conformance-401-plain-text")) {
-        reply = { status: 401, body: "401 Unauthorized\n", contentType: "text/plain; charset=utf-8" };
-      } else if (reply.status === 401 && state.defects.on("conformance-401-wrong-code")) {
-        const body = reply.body as { error: { code: string } };
-        body.error.code = "unauthorized";
-      } else if (reply.status === 500 && state.defects.on("conformance-500-html")) {
-        reply = {
-          status: 500,
-          body: "<html><body><h1>Internal Server Error</h1></body></html>",
-          contentType: "text/html",
-        };
-      } else if (reply.status === 404 && state.defects.on("conformance-404-html")) {
-        reply = { status: 404, body: "<html><body><h1>404 Not Found</h1></body></html>", contentType: "text/html" };
-      } else if (reply.status === 404 && state.defects.on("conformance-404-without-timestamp")) {
-        const { timestamp: _dropped, ...rest } = reply.body as Record<string, unknown>;
-        reply = { ...reply, body: rest };
-      }
+      reply = errorReplyWithDefects(state, error, path, method);
     }
     // Errors of the handler and injected 500s too: the whole request on that route takes factor times as long.
-    if (stretch > 0) await delay(stretch * (performance.now() - stretchFrom));
-    // An oversized body is drained, not read (readBody); a client still sending it gets a moment to finish and read
-    // the 413 (cutting it off at once can reset the connection before it reads the answer); one that keeps sending is
-    // cut off.
-    if (reply.status === 413) {
-      res.once("finish", () => {
-        if (req.complete) return;
-        const cutOff = setTimeout(() => req.destroy(), 2000);
-        cutOff.unref();
-        req.once("end", () => {
-          clearTimeout(cutOff);
-        });
-      });
-    }
+    if (stretch.factor > 0) await delay(stretch.factor * (performance.now() - stretch.from));
+    if (reply.status === 413) cutOffUnfinishedBody(req, res);
     if (!res.headersSent && !res.writableEnded) {
       if (reply.status >= 400 && reply.body === undefined) reply.body = {};
       metrics.request(routeName, reply.status);
       answer(req, res, endpoint, reply, extraHeaders);
     }
   };
+}
+
+/** conformance-options-without-key: OPTIONS of a known path is described to a request without a valid key. */
+function keylessShortcut(state: ServiceState, path: string, method: string): Shortcut | undefined {
+  if (!state.defects.on("conformance-options-without-key") || method !== "OPTIONS") return undefined;
+  const described = matchRoute(API_ROUTES, path);
+  return described && { routeName: described.route.name, reply: describe(described.route, path) };
+}
+
+/** The published contract (docs/partner-api.openapi.yaml), and the booking check conformance-booking-check-kept keeps. */
+function contractShortcut(state: ServiceState, path: string, method: string): Shortcut | undefined {
+  // Behind the key like every path of the API.
+  if (path === PARTNER_API_DOCUMENT_PATH && method === "GET") {
+    return { routeName: "openapi", reply: partnerApiDocumentReply() };
+  }
+  if (state.defects.on("conformance-booking-check-kept") && method === "POST" && path === "/v2/bookings/check") {
+    return {
+      routeName: "bookings",
+      reply: { status: 200, body: { data: { available: true }, links: [{ rel: "self", href: path, method: "POST" }] } },
+    };
+  }
+  return undefined;
+}
+
+/** A request without a valid key: 401, unless conformance-voucher-download-without-key hands a voucher to anyone. */
+function partnerWithoutKey(
+  state: ServiceState,
+  key: string | string[] | undefined,
+  path: string,
+  method: string,
+): Partner {
+  const owner =
+    state.defects.on("conformance-voucher-download-without-key") && method === "GET"
+      ? voucherOwner(state, path)
+      : undefined;
+  if (owner !== undefined) return owner;
+  throw new HttpError(
+    401,
+    ERROR_CODES.unauthorized,
+    key === undefined ? "The X-Authorization header is missing." : "The API key in X-Authorization is not valid.",
+  );
+}
+
+/** OPTIONS: the route's self-description, as its conformance defects change it. */
+function optionsReply(state: ServiceState, route: ApiRoute, path: string): Reply {
+  const reply = describe(route, path);
+  if (state.defects.on("conformance-query-camel-case")) camelCaseParameters(reply.body);
+  if (state.defects.on("conformance-options-no-allow")) delete reply.headers;
+  return reply;
+}
+
+/** 405 with the methods the route allows (404 under conformance-405-as-404). */
+function methodNotAllowed(state: ServiceState, route: ApiRoute, method: string, path: string): HttpError {
+  if (state.defects.on("conformance-405-as-404")) {
+    return new HttpError(404, ERROR_CODES.notFound, `No resource at ${path}.`);
+  }
+  return new HttpError(405, ERROR_CODES.methodNotAllowed, `${method} is not allowed on ${route.template}.`, undefined, {
+    Allow: [...Object.keys(route.handlers), "OPTIONS"].join(", "),
+  });
+}
+
+/**
+ * Spends one request of the partner's allowance on a rate-limited endpoint: the 429 when none is left, else the
+ * rate-limit headers of the answer (none for an endpoint outside the limit).
+ */
+async function spendAllowance(
+  state: ServiceState,
+  partner: Partner,
+  endpoint: EndpointName,
+  path: string,
+  method: string,
+): Promise<{ refused?: Reply; headers?: Record<string, string> }> {
+  const counted =
+    ENDPOINTS[endpoint].rateLimited ||
+    (BOOKING_ENDPOINTS.has(endpoint) && state.defects.on("rate-limit-counts-bookings"));
+  if (!counted) return {};
+  const now = Date.now();
+  const bucket = rateBucket(state, partner, endpoint);
+  const decision = await consumeAllowance(state, bucket);
+  if (!decision.allowed) return { refused: tooManyRequests(state, decision, now, path, method) };
+  return { headers: rateHeaders(state, decision, now, bucket, endpoint) };
+}
+
+/**
+ * The soak defects and the control API's faults on the endpoint: latency, injected 500s, and the start of a
+ * latencyFactor's stretch (set before an injected 500 is thrown, so that it is stretched too).
+ */
+async function injectFaults(
+  state: ServiceState,
+  endpoint: EndpointName,
+  path: string,
+  stretch: Stretch,
+): Promise<void> {
+  if (state.defects.on("soak-memory-leak")) leakPerRequest(path);
+  if (state.defects.on("soak-slowdown")) await delay(slowdownMs());
+  const fault = state.faults.routes[endpoint] ?? state.faults.default;
+  // latencyFactor: what follows (fixed latency, handler) is timed, then waited (factor - 1) times more.
+  if (fault.latencyFactor > 1) {
+    stretch.factor = fault.latencyFactor - 1;
+    stretch.from = performance.now();
+  }
+  if (fault.latencyMs > 0) await delay(fault.latencyMs);
+  if (fault.errorRate > 0 && state.random.next() < fault.errorRate) {
+    throw new HttpError(500, ERROR_CODES.internal, "Injected fault (control API).");
+  }
+}
+
+/** The error's reply, as the conformance defects of error answers change it. */
+function errorReplyWithDefects(state: ServiceState, error: unknown, path: string, method: string): Reply {
+  const reply = errorReply(state, error, path, method);
+  if (reply.status === 401 && state.defects.on("conformance-401-plain-text")) {
+    return { status: 401, body: "401 Unauthorized\n", contentType: "text/plain; charset=utf-8" };
+  } else if (reply.status === 401 && state.defects.on("conformance-401-wrong-code")) {
+    const body = reply.body as { error: { code: string } };
+    body.error.code = "unauthorized";
+  } else if (reply.status === 500 && state.defects.on("conformance-500-html")) {
+    return { status: 500, body: "<html><body><h1>Internal Server Error</h1></body></html>", contentType: "text/html" };
+  } else if (reply.status === 404 && state.defects.on("conformance-404-html")) {
+    return { status: 404, body: "<html><body><h1>404 Not Found</h1></body></html>", contentType: "text/html" };
+  } else if (reply.status === 404 && state.defects.on("conformance-404-without-timestamp")) {
+    const { timestamp: _dropped, ...rest } = reply.body as Record<string, unknown>;
+    return { ...reply, body: rest };
+  }
+  return reply;
+}
+
+/**
+ * An oversized body is drained, not read (readBody); a client still sending it gets a moment to finish and read the
+ * 413 (cutting it off at once can reset the connection before it reads the answer); one that keeps sending is cut off.
+ */
+function cutOffUnfinishedBody(req: IncomingMessage, res: ServerResponse): void {
+  res.once("finish", () => {
+    if (req.complete) return;
+    const cutOff = setTimeout(() => req.destroy(), 2000);
+    cutOff.unref();
+    req.once("end", () => {
+      clearTimeout(cutOff);
+    });
+  });
 }
 
 /** The partner of the booking a voucher file path names (conformance-voucher-download-without-key). */

@@ -37,7 +37,26 @@ export function capacityPlot(analysis: CapacityAnalysis, latencySloMs: number): 
   const xMax = niceTop(Math.max(1, ...steps.map((s) => s.offeredPerSecond)));
   const plotW = W - M.left - M.right;
   const x = (v: number) => M.left + (v / xMax) * plotW;
-  const panels: Panel[] = [
+  const height = M.top + 2 * PANEL + M.gap + M.bottom;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${String(W)} ${String(height)}" width="${String(W)}" height="${String(height)}" font-family="system-ui,sans-serif" font-size="11">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+  ];
+  for (const p of capacityPanels(steps, latencySloMs, xMax)) parts.push(...panelSvg(p, x, xMax, analysis.knee));
+  parts.push(
+    `<text x="${String(M.left + plotW)}" y="${String(height - 8)}" text-anchor="end" fill="#555">offered load, requests/s${
+      analysis.knee
+        ? ` (knee ${analysis.knee.offeredPerSecond.toFixed(0)}/s offered, ${analysis.knee.throughputPerSecond.toFixed(0)}/s achieved)`
+        : " (no step within SLO)"
+    }</text>`,
+    "</svg>",
+  );
+  return `${parts.join("\n")}\n`;
+}
+
+/** The two panels: achieved against offered throughput (with the ideal line), p95 latency (with the SLO). */
+function capacityPanels(steps: readonly StepFigures[], latencySloMs: number, xMax: number): Panel[] {
+  return [
     {
       title: "Achieved throughput (requests/s) against offered load",
       top: M.top,
@@ -70,69 +89,60 @@ export function capacityPlot(analysis: CapacityAnalysis, latencySloMs: number): 
       ],
     },
   ];
-  const height = M.top + 2 * PANEL + M.gap + M.bottom;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${String(W)} ${String(height)}" width="${String(W)}" height="${String(height)}" font-family="system-ui,sans-serif" font-size="11">`,
-    `<rect width="100%" height="100%" fill="#fff"/>`,
-  ];
-  for (const p of panels) {
-    const y = (v: number) => p.top + PANEL - (v / p.yMax) * PANEL;
+}
+
+/** One panel's SVG: title, grid and axis labels, its lines (points on the measured ones), the knee and a legend. */
+function panelSvg(p: Panel, x: (v: number) => number, xMax: number, knee: CapacityAnalysis["knee"]): string[] {
+  const plotW = W - M.left - M.right;
+  const parts: string[] = [];
+  const y = (v: number) => p.top + PANEL - (v / p.yMax) * PANEL;
+  parts.push(
+    `<text x="${String(M.left)}" y="${String(p.top - 10)}" font-size="13" font-weight="600">${esc(p.title)}</text>`,
+  );
+  for (let i = 0; i <= 4; i++) {
+    const v = (p.yMax * i) / 4;
     parts.push(
-      `<text x="${String(M.left)}" y="${String(p.top - 10)}" font-size="13" font-weight="600">${esc(p.title)}</text>`,
+      `<line x1="${String(M.left)}" x2="${String(M.left + plotW)}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#eee"/>`,
+      `<text x="${String(M.left - 6)}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#555">${fmt(v)}</text>`,
     );
-    for (let i = 0; i <= 4; i++) {
-      const v = (p.yMax * i) / 4;
-      parts.push(
-        `<line x1="${String(M.left)}" x2="${String(M.left + plotW)}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#eee"/>`,
-        `<text x="${String(M.left - 6)}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#555">${fmt(v)}</text>`,
-      );
-    }
-    for (let i = 0; i <= 5; i++) {
-      const v = (xMax * i) / 5;
-      parts.push(
-        `<text x="${x(v).toFixed(1)}" y="${String(p.top + PANEL + 14)}" text-anchor="middle" fill="#555">${fmt(v)}</text>`,
-      );
-    }
-    for (const line of p.lines) {
-      const pts = line.points.map(([a, b]) => `${x(a).toFixed(1)},${y(Math.min(b, p.yMax)).toFixed(1)}`).join(" ");
-      parts.push(
-        `<polyline fill="none" stroke="${line.color}" stroke-width="1.8"${line.dash ? ` stroke-dasharray="${line.dash}"` : ""} points="${pts}"><title>${esc(line.name)}</title></polyline>`,
-      );
-      if (!line.dash) {
-        for (const [a, b] of line.points) {
-          parts.push(
-            `<circle cx="${x(a).toFixed(1)}" cy="${y(Math.min(b, p.yMax)).toFixed(1)}" r="2.5" fill="${line.color}"/>`,
-          );
-        }
+  }
+  for (let i = 0; i <= 5; i++) {
+    const v = (xMax * i) / 5;
+    parts.push(
+      `<text x="${x(v).toFixed(1)}" y="${String(p.top + PANEL + 14)}" text-anchor="middle" fill="#555">${fmt(v)}</text>`,
+    );
+  }
+  for (const line of p.lines) {
+    const pts = line.points.map(([a, b]) => `${x(a).toFixed(1)},${y(Math.min(b, p.yMax)).toFixed(1)}`).join(" ");
+    parts.push(
+      `<polyline fill="none" stroke="${line.color}" stroke-width="1.8"${line.dash ? ` stroke-dasharray="${line.dash}"` : ""} points="${pts}"><title>${esc(line.name)}</title></polyline>`,
+    );
+    if (!line.dash) {
+      for (const [a, b] of line.points) {
+        parts.push(
+          `<circle cx="${x(a).toFixed(1)}" cy="${y(Math.min(b, p.yMax)).toFixed(1)}" r="2.5" fill="${line.color}"/>`,
+        );
       }
     }
-    if (analysis.knee) {
-      const kx = x(analysis.knee.offeredPerSecond).toFixed(1);
-      parts.push(
-        `<line x1="${kx}" x2="${kx}" y1="${String(p.top)}" y2="${String(p.top + PANEL)}" stroke="#2ca02c" stroke-dasharray="2 2"/>`,
-      );
-    }
-    const legend = [
-      ...p.lines.map((l) => ({ name: l.name, color: l.color })),
-      ...(analysis.knee ? [{ name: "knee", color: "#2ca02c" }] : []),
-    ];
-    legend.forEach((l, i) => {
-      const lx = M.left + plotW - 150;
-      const ly = p.top + 12 + i * 14;
-      parts.push(
-        `<rect x="${String(lx)}" y="${String(ly - 7)}" width="12" height="3" fill="${l.color}"/><text x="${String(lx + 16)}" y="${String(ly)}" fill="#333">${esc(l.name)}</text>`,
-      );
-    });
   }
-  parts.push(
-    `<text x="${String(M.left + plotW)}" y="${String(height - 8)}" text-anchor="end" fill="#555">offered load, requests/s${
-      analysis.knee
-        ? ` (knee ${analysis.knee.offeredPerSecond.toFixed(0)}/s offered, ${analysis.knee.throughputPerSecond.toFixed(0)}/s achieved)`
-        : " (no step within SLO)"
-    }</text>`,
-    "</svg>",
-  );
-  return `${parts.join("\n")}\n`;
+  if (knee) {
+    const kx = x(knee.offeredPerSecond).toFixed(1);
+    parts.push(
+      `<line x1="${kx}" x2="${kx}" y1="${String(p.top)}" y2="${String(p.top + PANEL)}" stroke="#2ca02c" stroke-dasharray="2 2"/>`,
+    );
+  }
+  const legend = [
+    ...p.lines.map((l) => ({ name: l.name, color: l.color })),
+    ...(knee ? [{ name: "knee", color: "#2ca02c" }] : []),
+  ];
+  legend.forEach((l, i) => {
+    const lx = M.left + plotW - 150;
+    const ly = p.top + 12 + i * 14;
+    parts.push(
+      `<rect x="${String(lx)}" y="${String(ly - 7)}" width="12" height="3" fill="${l.color}"/><text x="${String(lx + 16)}" y="${String(ly)}" fill="#333">${esc(l.name)}</text>`,
+    );
+  });
+  return parts;
 }
 
 /**

@@ -161,69 +161,81 @@ export class CapacityExtension implements RunExtension {
       path.join(ctx.runDir, CAPACITY_DATA_FILE),
       `${JSON.stringify({ settings, latencySlo, ...analysis }, null, 2)}\n`,
     );
-    const knee = analysis.knee;
-    const checks: CheckVerdict[] = [
-      {
-        name: "capacity: a step within SLO (the knee)",
-        verdict: knee ? "pass" : "fail",
-        passes: knee ? 1 : 0,
-        fails: knee ? 0 : 1,
-        problems: knee ? [] : ["No step met the SLO table: the service is over capacity at the lowest offered rate."],
-        observed: knee
-          ? `knee at ${String(knee.offeredPerSecond)}/s offered, ${knee.throughputPerSecond.toFixed(0)}/s achieved, p95 ${knee.p95Ms.toFixed(1)} ms`
-          : "none",
-      },
-    ];
-    const findings: string[] = [];
-    if (analysis.kneeBoundBy === "plan") {
-      findings.push(
-        "Every step met the SLO: the knee is above the plan's top rate (the capacity is at least that). Please rerun with higher --capacity-rates.",
-      );
-    }
-    const bound = knee && analysis.steps.find((s) => s.offeredPerSecond > knee.offeredPerSecond);
-    if (analysis.kneeBoundBy === "generator" && bound) {
-      findings.push(
-        `The knee is a lower bound set by the load generator: at ${String(bound.offeredPerSecond)}/s k6 dropped ${String(bound.droppedIterations)} iterations with only ${bound.concurrency.toFixed(0)} requests in flight (of ${String(settings.generatorVus)} ready VUs), so it fell behind on its own. Please give k6 more CPU (another host, --segments across hosts) or the service a smaller share of this one (--service-cpus).`,
-      );
-    }
-    if (analysis.refineRates) {
-      findings.push(
-        `To pin the knee down, rerun between it and the first failed step: --capacity-rates ${analysis.refineRates}.`,
-      );
-    }
-    for (const s of analysis.steps.filter((s) => !s.withinSlo)) {
-      findings.push(`${String(s.offeredPerSecond)}/s offered: ${s.breaches.join(", ")}`);
-    }
-    const figures = {
-      kneeOfferedPerSecond: knee?.offeredPerSecond,
-      kneeThroughputPerSecond: knee?.throughputPerSecond,
-      kneeP95Ms: knee?.p95Ms,
-      kneeBoundBy: analysis.kneeBoundBy,
-      refineRates: analysis.refineRates,
-      safeOperatingRatePerSecond: analysis.safeOperatingRate,
-      safeShare: settings.safeShare,
-      usl: analysis.usl
-        ? {
-            lambda: analysis.usl.lambda,
-            sigma: analysis.usl.sigma,
-            kappa: analysis.usl.kappa,
-            rSquared: analysis.usl.rSquared,
-            ...(Number.isFinite(analysis.usl.peakConcurrency) ? { peakConcurrency: analysis.usl.peakConcurrency } : {}),
-            ...(Number.isFinite(analysis.usl.peakThroughput) ? { peakThroughput: analysis.usl.peakThroughput } : {}),
-          }
-        : undefined,
-      plot: CAPACITY_PLOT_FILE,
-      data: CAPACITY_DATA_FILE,
-    };
     const plot = capacityReportPlot(analysis, latencySlo.p95, settings.safeShare);
     return extensionVerdict(this.name, {
-      checks,
-      findings,
-      figures: withPlots(withSeries(figures, capacitySeries(analysis)), [plot]),
+      checks: [kneeCheck(analysis.knee)],
+      findings: capacityFindings(analysis, settings),
+      figures: withPlots(withSeries(capacityFigures(analysis, settings), capacitySeries(analysis)), [plot]),
     });
   }
 
   stop(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** The one check of a capacity run: some step met the SLO table (the knee exists). */
+function kneeCheck(knee: CapacityAnalysis["knee"]): CheckVerdict {
+  return {
+    name: "capacity: a step within SLO (the knee)",
+    verdict: knee ? "pass" : "fail",
+    passes: knee ? 1 : 0,
+    fails: knee ? 0 : 1,
+    problems: knee ? [] : ["No step met the SLO table: the service is over capacity at the lowest offered rate."],
+    observed: knee
+      ? `knee at ${String(knee.offeredPerSecond)}/s offered, ${knee.throughputPerSecond.toFixed(0)}/s achieved, p95 ${knee.p95Ms.toFixed(1)} ms`
+      : "none",
+  };
+}
+
+/** What the run found beyond the check: what bounds the knee, how to pin it down, and why each step failed. */
+function capacityFindings(analysis: CapacityAnalysis, settings: CapacitySettings): string[] {
+  const knee = analysis.knee;
+  const findings: string[] = [];
+  if (analysis.kneeBoundBy === "plan") {
+    findings.push(
+      "Every step met the SLO: the knee is above the plan's top rate (the capacity is at least that). Please rerun with higher --capacity-rates.",
+    );
+  }
+  const bound = knee && analysis.steps.find((s) => s.offeredPerSecond > knee.offeredPerSecond);
+  if (analysis.kneeBoundBy === "generator" && bound) {
+    findings.push(
+      `The knee is a lower bound set by the load generator: at ${String(bound.offeredPerSecond)}/s k6 dropped ${String(bound.droppedIterations)} iterations with only ${bound.concurrency.toFixed(0)} requests in flight (of ${String(settings.generatorVus)} ready VUs), so it fell behind on its own. Please give k6 more CPU (another host, --segments across hosts) or the service a smaller share of this one (--service-cpus).`,
+    );
+  }
+  if (analysis.refineRates) {
+    findings.push(
+      `To pin the knee down, rerun between it and the first failed step: --capacity-rates ${analysis.refineRates}.`,
+    );
+  }
+  for (const s of analysis.steps.filter((s) => !s.withinSlo)) {
+    findings.push(`${String(s.offeredPerSecond)}/s offered: ${s.breaches.join(", ")}`);
+  }
+  return findings;
+}
+
+/** The report's figures: the knee, the safe operating rate and the fitted USL model. */
+function capacityFigures(analysis: CapacityAnalysis, settings: CapacitySettings) {
+  const knee = analysis.knee;
+  return {
+    kneeOfferedPerSecond: knee?.offeredPerSecond,
+    kneeThroughputPerSecond: knee?.throughputPerSecond,
+    kneeP95Ms: knee?.p95Ms,
+    kneeBoundBy: analysis.kneeBoundBy,
+    refineRates: analysis.refineRates,
+    safeOperatingRatePerSecond: analysis.safeOperatingRate,
+    safeShare: settings.safeShare,
+    usl: analysis.usl
+      ? {
+          lambda: analysis.usl.lambda,
+          sigma: analysis.usl.sigma,
+          kappa: analysis.usl.kappa,
+          rSquared: analysis.usl.rSquared,
+          ...(Number.isFinite(analysis.usl.peakConcurrency) ? { peakConcurrency: analysis.usl.peakConcurrency } : {}),
+          ...(Number.isFinite(analysis.usl.peakThroughput) ? { peakThroughput: analysis.usl.peakThroughput } : {}),
+        }
+      : undefined,
+    plot: CAPACITY_PLOT_FILE,
+    data: CAPACITY_DATA_FILE,
+  };
 }

@@ -5,7 +5,7 @@
  * test) is sure of it at the confidence asked for, so noise between two runs of the same build is not a regression.
  * Pure: no files, no clock; the same digests and tolerances give the same comparison.
  */
-import type { RunDigest, RunIdentity } from "./run-digest.ts";
+import type { EndpointDigest, ExtensionDigest, RunDigest, RunIdentity } from "./run-digest.ts";
 import { LatencyHistogram } from "../latency-histogram.ts";
 import {
   Distribution,
@@ -348,128 +348,15 @@ export function compareRuns(baseline: RunDigest, candidate: RunDigest, tolerance
       notes.push(`Endpoint ${endpoint} was requested only in the ${be ? "baseline" : "candidate"}: not compared.`);
       return;
     }
-    const few =
-      Math.min(be.requests, ce.requests) < tolerances.minRequests
-        ? `fewer than ${String(tolerances.minRequests)} requests in a run (${String(be.requests)} and ${String(ce.requests)})`
-        : undefined;
-    const bh = LatencyHistogram.decode(be.latency);
-    const ch = LatencyHistogram.decode(ce.latency);
-    latencyMetrics(b, "latency", endpoint, bh, ch, tolerances.latency, seconds, few, 1 + index);
-    distributions.push({ subject: endpoint, group: "latency", baseline: curve(bh), candidate: curve(ch) });
-    const rc = rateChange(be.requests, baseline.seconds, ce.requests, candidate.seconds, tolerances.confidence);
-    if (rc) {
-      add(
-        b,
-        {
-          id: `throughput/${endpoint}`,
-          group: "throughput",
-          subject: endpoint,
-          statistic: "rate",
-          unit: "requests per second",
-          baseline: rc.baseline,
-          candidate: rc.candidate,
-          change: rc.change,
-          changeKind: "relative",
-          interval: rc.interval,
-          method: "poisson",
-          better: "higher",
-          tolerance: tolerances.throughput,
-        },
-        few,
-      );
-    }
-    // Errors (5xx, no answer) and throttles (429) per endpoint: shares of its requests, lower is better.
-    for (const [group, key, tolerance] of [
-      ["error rate", "errors", tolerances.errorRate],
-      ["throttle rate", "throttles", tolerances.throttleRate],
-    ] as const) {
-      const base = { x: be[key], n: be.requests };
-      const cand = { x: ce[key], n: ce.requests };
-      const id = `${group.replace(" ", "-")}/${endpoint}`;
-      proportionMetric(b, id, group, endpoint, "share", base, cand, "lower", tolerance, few);
-    }
+    distributions.push(compareEndpoint(b, endpoint, index, { baseline: be, candidate: ce }, seconds));
   });
 
   const bx = baseline.extensions;
   const cx = candidate.extensions;
-  if (bx.alternatives && cx.alternatives) {
-    for (const name of ["precision", "recall", "qtyExactness"] as const) {
-      proportionMetric(
-        b,
-        `alternatives/${name}`,
-        "alternatives",
-        name,
-        "share",
-        bx.alternatives[name],
-        cx.alternatives[name],
-        "higher",
-        tolerances.accuracy,
-      );
-    }
-  }
-  if (bx.webhooks && cx.webhooks) {
-    const bh = LatencyHistogram.decode(bx.webhooks.latency);
-    const ch = LatencyHistogram.decode(cx.webhooks.latency);
-    const few =
-      Math.min(bh.count, ch.count) < tolerances.minRequests
-        ? `fewer than ${String(tolerances.minRequests)} deliveries in a run`
-        : undefined;
-    latencyMetrics(b, "webhook latency", "all events", bh, ch, tolerances.webhookLatency, seconds, few, 101);
-    distributions.push({
-      subject: "webhook deliveries",
-      group: "webhook latency",
-      baseline: curve(bh),
-      candidate: curve(ch),
-    });
-    proportionMetric(
-      b,
-      "webhook-loss",
-      "webhook loss",
-      "all events",
-      "share",
-      bx.webhooks.loss,
-      cx.webhooks.loss,
-      "lower",
-      tolerances.webhookLoss,
-    );
-  }
-  if (bx.soak && cx.soak) {
-    for (const [name, value] of Object.entries(bx.soak)) {
-      const other = Object.hasOwn(cx.soak, name) ? cx.soak[name] : undefined;
-      if (other === undefined) continue;
-      if (name === "p95DriftRatio")
-        figureMetric(b, "soak", name, value, other, "lower", tolerances.soakDriftRatio, "relative", "ratio");
-      else
-        figureMetric(
-          b,
-          "soak",
-          name,
-          value,
-          other,
-          "lower",
-          tolerances.soakMemorySlopeBytesPerMinute,
-          "absolute",
-          "bytes per minute",
-        );
-    }
-  }
-  if (bx.capacity && cx.capacity) {
-    for (const [name, value] of Object.entries(bx.capacity)) {
-      const other = Object.hasOwn(cx.capacity, name) ? cx.capacity[name] : undefined;
-      if (other !== undefined)
-        figureMetric(
-          b,
-          "capacity",
-          name,
-          value,
-          other,
-          "higher",
-          tolerances.capacity,
-          "relative",
-          "requests per second",
-        );
-    }
-  }
+  if (bx.alternatives && cx.alternatives) compareAlternatives(b, bx.alternatives, cx.alternatives);
+  if (bx.webhooks && cx.webhooks) distributions.push(compareWebhooks(b, bx.webhooks, cx.webhooks, seconds));
+  if (bx.soak && cx.soak) compareSoak(b, bx.soak, cx.soak);
+  if (bx.capacity && cx.capacity) compareCapacity(b, bx.capacity, cx.capacity);
   for (const side of ["alternatives", "webhooks", "soak", "capacity"] as const) {
     if (Boolean(bx[side]) !== Boolean(cx[side])) {
       notes.push(`Only the ${bx[side] ? "baseline" : "candidate"} has ${side} figures: not compared.`);
@@ -491,4 +378,141 @@ export function compareRuns(baseline: RunDigest, candidate: RunDigest, tolerance
     notes,
     distributions,
   };
+}
+
+/** One endpoint's latency, throughput, error and throttle rate; returns its latency curves. */
+function compareEndpoint(
+  b: Builder,
+  endpoint: string,
+  index: number,
+  runs: { baseline: EndpointDigest; candidate: EndpointDigest },
+  seconds: { baseline: number; candidate: number },
+): DistributionPair {
+  const { tolerances } = b;
+  const be = runs.baseline;
+  const ce = runs.candidate;
+  const few =
+    Math.min(be.requests, ce.requests) < tolerances.minRequests
+      ? `fewer than ${String(tolerances.minRequests)} requests in a run (${String(be.requests)} and ${String(ce.requests)})`
+      : undefined;
+  const bh = LatencyHistogram.decode(be.latency);
+  const ch = LatencyHistogram.decode(ce.latency);
+  latencyMetrics(b, "latency", endpoint, bh, ch, tolerances.latency, seconds, few, 1 + index);
+  const rc = rateChange(be.requests, seconds.baseline, ce.requests, seconds.candidate, tolerances.confidence);
+  if (rc) {
+    add(
+      b,
+      {
+        id: `throughput/${endpoint}`,
+        group: "throughput",
+        subject: endpoint,
+        statistic: "rate",
+        unit: "requests per second",
+        baseline: rc.baseline,
+        candidate: rc.candidate,
+        change: rc.change,
+        changeKind: "relative",
+        interval: rc.interval,
+        method: "poisson",
+        better: "higher",
+        tolerance: tolerances.throughput,
+      },
+      few,
+    );
+  }
+  // Errors (5xx, no answer) and throttles (429) per endpoint: shares of its requests, lower is better.
+  for (const [group, key, tolerance] of [
+    ["error rate", "errors", tolerances.errorRate],
+    ["throttle rate", "throttles", tolerances.throttleRate],
+  ] as const) {
+    const base = { x: be[key], n: be.requests };
+    const cand = { x: ce[key], n: ce.requests };
+    const id = `${group.replace(" ", "-")}/${endpoint}`;
+    proportionMetric(b, id, group, endpoint, "share", base, cand, "lower", tolerance, few);
+  }
+  return { subject: endpoint, group: "latency", baseline: curve(bh), candidate: curve(ch) };
+}
+
+/** The alternatives' precision, recall and quantity exactness (higher is better). */
+function compareAlternatives(
+  b: Builder,
+  base: NonNullable<ExtensionDigest["alternatives"]>,
+  cand: NonNullable<ExtensionDigest["alternatives"]>,
+): void {
+  const { tolerances } = b;
+  for (const name of ["precision", "recall", "qtyExactness"] as const) {
+    proportionMetric(
+      b,
+      `alternatives/${name}`,
+      "alternatives",
+      name,
+      "share",
+      base[name],
+      cand[name],
+      "higher",
+      tolerances.accuracy,
+    );
+  }
+}
+
+/** Webhook delivery latency and loss; returns the latency curves. */
+function compareWebhooks(
+  b: Builder,
+  base: NonNullable<ExtensionDigest["webhooks"]>,
+  cand: NonNullable<ExtensionDigest["webhooks"]>,
+  seconds: { baseline: number; candidate: number },
+): DistributionPair {
+  const { tolerances } = b;
+  const bh = LatencyHistogram.decode(base.latency);
+  const ch = LatencyHistogram.decode(cand.latency);
+  const few =
+    Math.min(bh.count, ch.count) < tolerances.minRequests
+      ? `fewer than ${String(tolerances.minRequests)} deliveries in a run`
+      : undefined;
+  latencyMetrics(b, "webhook latency", "all events", bh, ch, tolerances.webhookLatency, seconds, few, 101);
+  proportionMetric(
+    b,
+    "webhook-loss",
+    "webhook loss",
+    "all events",
+    "share",
+    base.loss,
+    cand.loss,
+    "lower",
+    tolerances.webhookLoss,
+  );
+  return { subject: "webhook deliveries", group: "webhook latency", baseline: curve(bh), candidate: curve(ch) };
+}
+
+/** The soak's drift figures (lower is better): the p95 drift ratio relative, memory slopes absolute. */
+function compareSoak(b: Builder, base: Record<string, number>, cand: Record<string, number>): void {
+  const { tolerances } = b;
+  for (const [name, value] of Object.entries(base)) {
+    const other = Object.hasOwn(cand, name) ? cand[name] : undefined;
+    if (other === undefined) continue;
+    if (name === "p95DriftRatio")
+      figureMetric(b, "soak", name, value, other, "lower", tolerances.soakDriftRatio, "relative", "ratio");
+    else
+      figureMetric(
+        b,
+        "soak",
+        name,
+        value,
+        other,
+        "lower",
+        tolerances.soakMemorySlopeBytesPerMinute,
+        "absolute",
+        "bytes per minute",
+      );
+  }
+}
+
+/** The capacity figures (higher is better). */
+function compareCapacity(b: Builder, base: Record<string, number>, cand: Record<string, number>): void {
+  const { tolerances } = b;
+  for (const [name, value] of Object.entries(base)) {
+    const other = Object.hasOwn(cand, name) ? cand[name] : undefined;
+    if (other !== undefined)
+      figureMetric(b, "capacity", name, value, other, "higher", tolerances.capacity, "relative", "requests per second");
+  }
 }

@@ -178,6 +178,14 @@ export function checkHistory(
   ops: readonly OperationRecord[],
   tallies: InventoryTallies = emptyTally(),
 ): InventoryTallies {
+  checkBookings(ops, tallies);
+  checkRaces(ops, tallies);
+  checkOversell(ops, tallies);
+  return tallies;
+}
+
+/** Per booking: no lost booking, and one legal history under the invariant its flow exercises. */
+function checkBookings(ops: readonly OperationRecord[], tallies: InventoryTallies): void {
   const byBooking = new Map<string, OperationRecord[]>();
   for (const op of ops) {
     if (op.booking === undefined || op.op === "capacity" || op.op === "truth") continue;
@@ -217,7 +225,10 @@ export function checkHistory(
       if (wrongCode.length) fail(tallies.illegal, `${uuid}: 409 with ${wrongCode.map((o) => o.code).join(", ")}`);
     }
   }
-  // Races on the last seat: exactly one winner (a timeout may be the winner).
+}
+
+/** Races on the last seat: exactly one winner (a timeout may be the winner). */
+function checkRaces(ops: readonly OperationRecord[], tallies: InventoryTallies): void {
   const races = new Map<string, OperationRecord[]>();
   for (const op of ops) {
     if (op.flow !== "race" || op.op !== "confirm" || op.group === undefined) continue;
@@ -236,7 +247,10 @@ export function checkHistory(
       );
     }
   }
-  // No oversell: per slot, seats confirmed after the last capacity offered never exceed it; supply never negative.
+}
+
+/** No oversell: per slot, seats confirmed after the last capacity offered never exceed it; supply never negative. */
+function checkOversell(ops: readonly OperationRecord[], tallies: InventoryTallies): void {
   const bySlot = new Map<string, OperationRecord[]>();
   for (const op of ops) bySlot.set(op.slot, [...(bySlot.get(op.slot) ?? []), op]);
   for (const [slot, history] of bySlot) {
@@ -258,5 +272,4 @@ export function checkHistory(
       );
     } else tallies.oversell.passes++;
   }
-  return tallies;
 }

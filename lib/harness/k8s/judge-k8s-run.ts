@@ -15,12 +15,13 @@ import { K6_ENV, isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError, type ExitCode } from "../exit-codes.ts";
 import { renderVerdictTable, writeSummary, type RunSummary } from "../reports/summary.ts";
 import { writeReports } from "../reports/write-reports.ts";
-import { scenarioVerdict } from "../verdict.ts";
+import { scenarioVerdict, type ScenarioVerdict } from "../verdict.ts";
 import {
   durationSeconds,
   PrometheusError,
   prometheusApi,
   readPrometheusResults,
+  type PrometheusResults,
   type PromApi,
 } from "./prometheus-results.ts";
 import { readK8sRun, type K8sRun } from "./read-manifests.ts";
@@ -112,29 +113,7 @@ export async function judgeK8sRun(request: JudgeRequest): Promise<JudgeOutcome> 
       EXIT.target,
     );
   }
-  const errors =
-    results.series === 0
-      ? [
-          `no samples with testid=${k8sRun.testId} in Prometheus within the last ${request.window}: the runners wrote elsewhere, the run has not started, or --window is too short`,
-        ]
-      : [];
-  const verdict = scenarioVerdict(k8sRun.scenario, results.summary, "", errors);
-  // The checks' own problem messages stay in the runners' logs: what Prometheus tells is which runners failed them.
-  const problems = new Map(results.checks.map((c) => [c.name, c.problems]));
-  for (const check of verdict.checks) check.problems = problems.get(check.name) ?? [];
-  verdict.findings.push(
-    {
-      rule: "k8s runners",
-      finding: `${String(results.runners)} runner(s) wrote samples (parallelism ${String(k8sRun.parallelism)})`,
-    },
-    ...results.notes.map((note) => ({ rule: "read from Prometheus", finding: note })),
-  );
-  if (results.series > 0 && results.runners < k8sRun.parallelism) {
-    verdict.errors.push(
-      `only ${String(results.runners)} of ${String(k8sRun.parallelism)} runners wrote samples: the verdict would judge part of the load`,
-    );
-    verdict.verdict = "fail";
-  }
+  const verdict = k8sVerdict(k8sRun, results, request.window);
   const exitCode: ExitCode = verdict.verdict === "pass" ? EXIT.pass : EXIT.failed;
   const finishedAt = new Date();
   const summary: RunSummary = {
@@ -161,4 +140,35 @@ export async function judgeK8sRun(request: JudgeRequest): Promise<JudgeOutcome> 
   request.say(renderVerdictTable(summary));
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
   return { exitCode, runDir, summary };
+}
+
+/**
+ * The scenario's verdict from what the runners wrote to Prometheus: failed when no samples came, or when fewer
+ * runners wrote than the manifests start (the verdict would judge part of the load).
+ */
+function k8sVerdict(k8sRun: K8sRun, results: PrometheusResults, window: string): ScenarioVerdict {
+  const errors =
+    results.series === 0
+      ? [
+          `no samples with testid=${String(k8sRun.testId)} in Prometheus within the last ${window}: the runners wrote elsewhere, the run has not started, or --window is too short`,
+        ]
+      : [];
+  const verdict = scenarioVerdict(k8sRun.scenario, results.summary, "", errors);
+  // The checks' own problem messages stay in the runners' logs: what Prometheus tells is which runners failed them.
+  const problems = new Map(results.checks.map((c) => [c.name, c.problems]));
+  for (const check of verdict.checks) check.problems = problems.get(check.name) ?? [];
+  verdict.findings.push(
+    {
+      rule: "k8s runners",
+      finding: `${String(results.runners)} runner(s) wrote samples (parallelism ${String(k8sRun.parallelism)})`,
+    },
+    ...results.notes.map((note) => ({ rule: "read from Prometheus", finding: note })),
+  );
+  if (results.series > 0 && results.runners < k8sRun.parallelism) {
+    verdict.errors.push(
+      `only ${String(results.runners)} of ${String(k8sRun.parallelism)} runners wrote samples: the verdict would judge part of the load`,
+    );
+    verdict.verdict = "fail";
+  }
+  return verdict;
 }

@@ -72,8 +72,18 @@ export class RunMetrics {
 
   /** Adds everything that comes from summary.json; call once, after the raw samples. */
   finish(): this {
-    const { run, scenarios, extensions } = this.summary;
     const registers = [this.registry];
+    this.addRunInfo(registers);
+    this.addIterations(registers);
+    this.addVerdicts(registers);
+    this.addSkipped(registers);
+    this.addExtensionFigures(registers);
+    return this;
+  }
+
+  /** The run's metadata, verdict, exit code, start and length. */
+  private addRunInfo(registers: Registry[]): void {
+    const { run } = this.summary;
     new Gauge({
       name: "atd_run_info",
       help: "The run's metadata as labels (always 1).",
@@ -97,7 +107,11 @@ export class RunMetrics {
     gauge("atd_run_exit_code", "The harness's exit code (0 pass, 1 failed, 2 usage, 3 target, 4 harness, 130/143 interrupted).", this.summary.exitCode);
     gauge("atd_run_start_timestamp_seconds", "When the run started, Unix time.", Date.parse(run.startedAt) / 1000);
     gauge("atd_run_duration_seconds", "How long the whole run took, build to report.", run.durationSeconds);
+  }
 
+  /** Iterations completed and dropped, per scenario. */
+  private addIterations(registers: Registry[]): void {
+    const { scenarios } = this.summary;
     const iterations = new Counter({
       name: "atd_iterations_total",
       help: "Scenario iterations k6 completed.",
@@ -114,7 +128,11 @@ export class RunMetrics {
       iterations.inc({ scenario: s.scenario }, s.metrics.iterations);
       dropped.inc({ scenario: s.scenario }, s.metrics.droppedIterations);
     }
+  }
 
+  /** Every check's passes and fails and every threshold's outcome, observed value and bound, of scenarios and extensions. */
+  private addVerdicts(registers: Registry[]): void {
+    const { scenarios, extensions } = this.summary;
     const checks = new Counter({
       name: "atd_checks_total",
       help: "Check results by check, of scenarios and extensions (result pass or fail).",
@@ -168,7 +186,10 @@ export class RunMetrics {
         }
       }
     }
+  }
 
+  /** What the run asked for and did not run or judge. */
+  private addSkipped(registers: Registry[]): void {
     // The reason is free text (a sentence per skip): as a label it would make a new series for every wording.
     const skipped = new Gauge({
       name: "atd_skipped",
@@ -182,7 +203,11 @@ export class RunMetrics {
       help: "How many scenarios, extensions and checks the run asked for did not run or judge, by-design entries left out (0 when everything ran).",
       registers,
     }).set((this.summary.skipped ?? []).filter((s) => s.kind !== "by-design").length);
+  }
 
+  /** The extensions' numeric figures, and their series. */
+  private addExtensionFigures(registers: Registry[]): void {
+    const { extensions } = this.summary;
     const figure = new Gauge({
       name: "atd_extension_figure",
       help: "A numeric figure an extension reported (figure = its dotted path in summary.json; milliseconds and per-minute figures converted to seconds and per-second, renamed to say so).",
@@ -197,7 +222,6 @@ export class RunMetrics {
       this.problems.push(...problems);
       for (const s of series) this.addSeries(e.name, s);
     }
-    return this;
   }
 
   /**

@@ -107,23 +107,62 @@ const MIB = 1024 * 1024;
 
 export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgement {
   const findings: string[] = [];
-  const checks: CheckVerdict[] = [];
   const times = obs.requests.map((r) => r.t);
   const t0 = times.length ? times.reduce((a, b) => Math.min(a, b)) : 0;
   const tEnd = times.length ? times.reduce((a, b) => Math.max(a, b), t0) : 0;
   const runSeconds = (tEnd - t0) / 1000;
   const { warmUp, window } = soakWindows(rules, runSeconds);
   const judgedFrom = t0 + warmUp * 1000;
-  const firstTo = judgedFrom + window * 1000;
-  const lastFrom = tEnd - window * 1000;
+  const span: SoakSpan = {
+    t0,
+    tEnd,
+    runSeconds,
+    judgedFrom,
+    firstTo: judgedFrom + window * 1000,
+    lastFrom: tEnd - window * 1000,
+  };
   const figures: Record<string, number> = {
     runSeconds,
     warmUpSeconds: warmUp,
     windowSeconds: window,
     requests: obs.requests.length,
   };
+  const checks: CheckVerdict[] = [
+    ...p95DriftChecks(obs, rules, span, figures),
+    ...rateTrendChecks(obs, rules, span, figures),
+    ...serviceChecks(obs, rules, span, figures, findings),
+  ];
+  figures.droppedIterations = obs.droppedIterations;
+  checks.push(
+    check(
+      SOAK_CHECKS.dropped,
+      obs.droppedIterations <= rules.droppedIterations,
+      `${String(obs.droppedIterations)} dropped (allowed ${String(rules.droppedIterations)})`,
+      `${String(obs.droppedIterations)} iterations could not start: the load generator ran out of VUs as latency grew.`,
+    ),
+  );
+  return { checks, figures, findings };
+}
 
-  // p95 drift: the first window after warm-up against the last window.
+/** The run's judged span (ms): from the end of the warm-up, with the first and the last window compared. */
+interface SoakSpan {
+  t0: number;
+  tEnd: number;
+  runSeconds: number;
+  judgedFrom: number;
+  firstTo: number;
+  lastFrom: number;
+}
+
+/** p95 drift: the first window after warm-up against the last window. */
+function p95DriftChecks(
+  obs: SoakObservations,
+  rules: SoakRules,
+  span: SoakSpan,
+  figures: Record<string, number>,
+): CheckVerdict[] {
+  const { tEnd, runSeconds, judgedFrom, firstTo, lastFrom } = span;
+  const checks: CheckVerdict[] = [];
   const first = obs.requests.filter((r) => r.t >= judgedFrom && r.t < firstTo).map((r) => r.durationMs);
   const last = obs.requests.filter((r) => r.t >= lastFrom && r.t <= tEnd).map((r) => r.durationMs);
   const p95First = p95(first);
@@ -150,7 +189,18 @@ export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgemen
       ),
     );
   }
+  return checks;
+}
 
+/** The error and the throttled share: their trends over the judged span may rise only so far. */
+function rateTrendChecks(
+  obs: SoakObservations,
+  rules: SoakRules,
+  span: SoakSpan,
+  figures: Record<string, number>,
+): CheckVerdict[] {
+  const { tEnd, judgedFrom } = span;
+  const checks: CheckVerdict[] = [];
   const errors = rateTrendRise(obs.requests, (r) => r.failed, judgedFrom, tEnd);
   Object.assign(figures, { errorRateRise: errors.rise, errorRateFirst: errors.first, errorRateLast: errors.last });
   checks.push(
@@ -175,7 +225,19 @@ export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgemen
       `The throttled share rose by ${(throttles.rise * 100).toFixed(2)} percentage points over the run.`,
     ),
   );
+  return checks;
+}
 
+/** The service's memory and open connections from its /metrics scrapes (a finding instead when too few). */
+function serviceChecks(
+  obs: SoakObservations,
+  rules: SoakRules,
+  span: SoakSpan,
+  figures: Record<string, number>,
+  findings: string[],
+): CheckVerdict[] {
+  const { t0, tEnd, judgedFrom, firstTo, lastFrom } = span;
+  const checks: CheckVerdict[] = [];
   // Only scrapes that carried the figures: a failed scrape is a gap, never a zero. Only scrapes from the end of the
   // warm-up to the last request: the scraper runs on until the other extensions have finished, and what they do
   // after k6 (the webhook sink moves the clock past the booking lifetime, so every reserved booking expires and emits
@@ -229,15 +291,5 @@ export function judgeSoak(obs: SoakObservations, rules: SoakRules): SoakJudgemen
     const lags = judged.map((p) => p.eventLoopLagP99Seconds).filter((x): x is number => x !== undefined);
     if (lags.length) figures.eventLoopLagP99MaxSeconds = Math.max(...lags);
   }
-
-  figures.droppedIterations = obs.droppedIterations;
-  checks.push(
-    check(
-      SOAK_CHECKS.dropped,
-      obs.droppedIterations <= rules.droppedIterations,
-      `${String(obs.droppedIterations)} dropped (allowed ${String(rules.droppedIterations)})`,
-      `${String(obs.droppedIterations)} iterations could not start: the load generator ran out of VUs as latency grew.`,
-    ),
-  );
-  return { checks, figures, findings };
+  return checks;
 }

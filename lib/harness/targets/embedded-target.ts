@@ -2,13 +2,14 @@
  * The default target: the reference service as a child process on 127.0.0.1, on ephemeral ports, with a fresh
  * control token. It is watched, so a service that dies mid-run ends the run with a clear message instead of a hang.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { HooksClient } from "../hooks/hooks-client.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { ownChild, throwIfInterrupted } from "../interrupt.ts";
@@ -98,7 +99,32 @@ export class EmbeddedTarget {
     });
     if (this.#logFile) child.stderr.pipe(createWriteStream(this.#logFile));
 
-    const listening = await new Promise<ListeningLine>((resolve, reject) => {
+    const listening = await this.#listening(child, stderrTail, keysDir);
+    const keys = await readSeededKeys(keysFile).finally(() =>
+      keysDir ? rm(keysDir, { recursive: true, force: true }) : undefined,
+    );
+    let budget: CpuBudget | undefined;
+    if (this.#cpus !== undefined && child.pid !== undefined) {
+      try {
+        budget = await applyCpuBudget(child.pid, this.#cpus);
+      } catch (error) {
+        child.kill("SIGKILL");
+        throw error;
+      }
+    }
+    return new StartedEmbeddedTarget(child, listening, token, keys, budget);
+  }
+
+  /**
+   * Waits for the service's "listening" line; kills it (and drops the keys folder) when it exits first, says nothing
+   * within the start timeout, or the run is interrupted.
+   */
+  #listening(
+    child: ChildProcessByStdio<null, Readable, Readable>,
+    stderrTail: readonly string[],
+    keysDir: string | undefined,
+  ): Promise<ListeningLine> {
+    return new Promise<ListeningLine>((resolve, reject) => {
       const fail = (why: string | Error) => {
         this.#signal?.removeEventListener("abort", onAbort);
         child.kill("SIGKILL");
@@ -145,19 +171,6 @@ export class EmbeddedTarget {
         }
       });
     });
-    const keys = await readSeededKeys(keysFile).finally(() =>
-      keysDir ? rm(keysDir, { recursive: true, force: true }) : undefined,
-    );
-    let budget: CpuBudget | undefined;
-    if (this.#cpus !== undefined && child.pid !== undefined) {
-      try {
-        budget = await applyCpuBudget(child.pid, this.#cpus);
-      } catch (error) {
-        child.kill("SIGKILL");
-        throw error;
-      }
-    }
-    return new StartedEmbeddedTarget(child, listening, token, keys, budget);
   }
 }
 

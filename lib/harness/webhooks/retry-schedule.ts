@@ -116,22 +116,10 @@ export function checkRetries(groups: readonly (readonly Delivery[])[], ctx: Retr
     newIds: [],
     afterGone: [],
   };
-  const goneAt = new Map<number, number>();
-  for (const group of groups) {
-    for (const d of group) {
-      const at = goneAt.get(d.endpoint);
-      if (d.status === 410 && (at === undefined || d.answeredAt < at)) goneAt.set(d.endpoint, d.answeredAt);
-    }
-  }
+  const goneAt = firstGoneAt(groups);
   for (const group of groups) {
     const first = group[0];
     if (first === undefined) continue;
-    const issue = (d: Delivery, problem: string): RetryIssue => ({
-      endpoint: d.endpoint,
-      webhookId: d.webhookId,
-      type: d.type,
-      problem,
-    });
     for (const [i, attempt] of group.entries()) {
       const gone = goneAt.get(attempt.endpoint);
       // A retry of a message whose own attempt was answered 410 left after the sender had the 410: no grace. (On the
@@ -193,6 +181,22 @@ export function checkRetries(groups: readonly (readonly Delivery[])[], ctx: Retr
     }
   }
   return findings;
+}
+
+/** Per endpoint, when it first answered 410 (Gone). */
+function firstGoneAt(groups: readonly (readonly Delivery[])[]): Map<number, number> {
+  const goneAt = new Map<number, number>();
+  for (const group of groups) {
+    for (const d of group) {
+      const at = goneAt.get(d.endpoint);
+      if (d.status === 410 && (at === undefined || d.answeredAt < at)) goneAt.set(d.endpoint, d.answeredAt);
+    }
+  }
+  return goneAt;
+}
+
+function issue(d: Delivery, problem: string): RetryIssue {
+  return { endpoint: d.endpoint, webhookId: d.webhookId, type: d.type, problem };
 }
 
 function onRealSchedule(delay: number, window: { earliestMs: number; latestMs: number }): boolean {

@@ -69,6 +69,18 @@ function check(name: string, passes: number, problems: readonly string[]): Check
 const describe = (d: Delivery) => `${d.type ?? "a message"} ${d.webhookId} to endpoint ${d.endpoint}`;
 
 export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOptions): ExtensionVerdict {
+  return extensionVerdict(name, {
+    checks: webhookChecks(analysis, options),
+    thresholds: webhookThresholds(analysis, options),
+    findings: webhookFindings(analysis, options),
+    figures: withSeries(figures(analysis, options), [
+      webhookLatencySeries(analysis.latencySeconds, options.slo.latency),
+    ]),
+  });
+}
+
+/** The checks: signatures and timestamps; retries with a misbehaving sink; 410 once an endpoint said it; every kind. */
+function webhookChecks(analysis: WebhookAnalysis, options: JudgeOptions): CheckVerdict[] {
   const { join, retries } = analysis;
   const total = analysis.deliveries.length;
   const checks: CheckVerdict[] = [
@@ -134,7 +146,11 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
       ),
     );
   }
+  return checks;
+}
 
+/** The SLO thresholds: p95 and p99 latency per event type, and the lost and duplicate counts. */
+function webhookThresholds(analysis: WebhookAnalysis, options: JudgeOptions): ThresholdVerdict[] {
   const thresholds: ThresholdVerdict[] = [];
   const { latency } = options.slo;
   for (const type of WEBHOOK_EVENT_TYPES) {
@@ -154,7 +170,7 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
       });
     }
   }
-  const lost = join.lost.length;
+  const lost = analysis.join.lost.length;
   const duplicates = analysis.dedupe.duplicates.length;
   thresholds.push(
     {
@@ -170,7 +186,12 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
       observed: duplicates,
     },
   );
+  return thresholds;
+}
 
+/** What was seen but not judged: events nobody expected or not yet due, the contract's freedoms, refusals, 410s. */
+function webhookFindings(analysis: WebhookAnalysis, options: JudgeOptions): string[] {
+  const { join, retries } = analysis;
   const findings: string[] = [];
   // At the public-API level catalogue events are observed: the run changed nothing, someone else did.
   const observedCatalogue =
@@ -228,13 +249,7 @@ export function judge(name: string, analysis: WebhookAnalysis, options: JudgeOpt
       `${join.excused.length} expected events were not sent to endpoints that had answered 410, as required.`,
     );
   }
-
-  return extensionVerdict(name, {
-    checks,
-    thresholds,
-    findings,
-    figures: withSeries(figures(analysis, options), [webhookLatencySeries(analysis.latencySeconds, latency)]),
-  });
+  return findings;
 }
 
 /** What the contract leaves free, reported as seen: the order of arrival, optional events that did not come. */

@@ -27,7 +27,7 @@ import {
   type BookingRequest,
 } from "../../contract/index.ts";
 import type { DayInventory, InventorySnapshot } from "../../contract/index.ts";
-import { checkResponse, expectThat } from "../checks.ts";
+import { checkResponse } from "../checks.ts";
 import type { ApiClient, ApiResponse, Json } from "../client.ts";
 import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
@@ -36,15 +36,8 @@ import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.t
 import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
 import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { planFor, type Plan } from "./plan.ts";
-import {
-  ALTERNATIVES_CHECKS as C,
-  accuracy,
-  arraysProblem,
-  entriesProblem,
-  rawErrorWithoutAlternatives,
-  requestedProblem,
-  unchangedProblem,
-} from "../../contract/alternatives-rules.ts";
+import { checkAlternativesShape, checkSoldOutErrors } from "./sold-out-checks.ts";
+import { accuracy } from "../../contract/alternatives-rules.ts";
 
 /** Days of the look-ahead window (spec 7.2 rules 6 and 7). */
 const WINDOW_DAYS = { timeslotted: 7, flat: 3 };
@@ -333,54 +326,48 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
       });
       return;
     }
-    checkResponse(withFeature.res, 422);
-    const errorOn = withFeature.error;
-    if (withoutFeature !== undefined) {
-      const errorOff = withoutFeature.error;
-      expectThat(
-        C.rule1OptIn,
-        "alternatives" in errorOff
-          ? `alternatives sent to a key without the feature: ${JSON.stringify(errorOff.alternatives).slice(0, 120)}`
-          : undefined,
-      );
-      const rawOn = rawErrorWithoutAlternatives(withFeature.text);
-      const rawOff = rawErrorWithoutAlternatives(withoutFeature.text);
-      expectThat(
-        C.rule1Identical,
-        rawOn !== undefined && rawOn === rawOff
-          ? undefined
-          : `with the feature ${String(rawOn).slice(0, 200)}; without ${String(rawOff).slice(0, 200)}`,
-      );
-      expectThat(C.rule9Unchanged, unchangedProblem(errorOn, errorOff));
-    }
-    if (alt) {
-      expectThat(C.rule3Arrays, arraysProblem(alt));
-      expectThat(C.rule4Requested, requestedProblem(alt, booking));
-      expectThat(C.entryShape, entriesProblem(alt, timeslotted));
-    }
-    const judged = accuracy(alt, snapshotFromCalendar(after, window), booking);
-    const changed =
-      judged.expected.slice().sort().join() !== found.expected.slice().sort().join() ||
-      [...now].some(([slot, { bookable }]) => {
-        const shown = after.get(slot);
-        return shown !== undefined && shown.bookable !== bookable;
-      });
-    // qty is compared only where the answer showed a seat count (a timeslot's `remaining`, a reference extra).
-    const counted = (slot: string) => after.get(slot)?.count !== undefined;
-    const qtyMismatches = unexplainedQty(judged.qtyMismatches, after, [before, now]);
-    const qtyCompared = judged.suggested.filter((slot) => judged.expected.includes(slot) && counted(slot)).length;
+    checkSoldOutErrors(withFeature, withoutFeature);
+    if (alt) checkAlternativesShape(alt, booking, timeslotted);
     logObservation({
       ...base,
       truthAt,
       carried: alt !== undefined,
-      suggested: judged.suggested,
-      expected: judged.expected,
-      qtyMismatches,
-      qtyCompared,
-      changedBetweenReads: changed,
+      ...judgedByAfterRead(alt, booking, window, found.expected, { before, after, now }),
     });
   } finally {
     cancelAll(seller, sold);
     for (const { client, uuid } of made) client.cancelBooking(uuid);
   }
+}
+
+/**
+ * The 422's alternatives judged by the calendar read after the confirm. Whether the truth may have changed meanwhile:
+ * the expected slots differ from the read before, or a suggested slot read on its own since shows otherwise. A qty is
+ * compared only where the answer showed a seat count (a timeslot's `remaining`, a reference extra).
+ */
+function judgedByAfterRead(
+  alt: Record<string, unknown> | undefined,
+  booking: { date: string; timeslot?: string | undefined },
+  window: Parameters<typeof snapshotFromCalendar>[1],
+  expectedBefore: readonly string[],
+  reads: { before: ReadonlyMap<string, Shown>; after: ReadonlyMap<string, Shown>; now: ReadonlyMap<string, Shown> },
+): Pick<AlternativesObservation, "suggested" | "expected" | "qtyMismatches" | "qtyCompared" | "changedBetweenReads"> {
+  const { before, after, now } = reads;
+  const judged = accuracy(alt, snapshotFromCalendar(after, window), booking);
+  const changed =
+    judged.expected.slice().sort().join() !== expectedBefore.slice().sort().join() ||
+    [...now].some(([slot, { bookable }]) => {
+      const shown = after.get(slot);
+      return shown !== undefined && shown.bookable !== bookable;
+    });
+  const counted = (slot: string) => after.get(slot)?.count !== undefined;
+  const qtyMismatches = unexplainedQty(judged.qtyMismatches, after, [before, now]);
+  const qtyCompared = judged.suggested.filter((slot) => judged.expected.includes(slot) && counted(slot)).length;
+  return {
+    suggested: judged.suggested,
+    expected: judged.expected,
+    qtyMismatches,
+    qtyCompared,
+    changedBetweenReads: changed,
+  };
 }

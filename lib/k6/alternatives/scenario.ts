@@ -17,6 +17,7 @@ import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
 import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
+import { checkAlternativesShape, checkSoldOutErrors } from "./sold-out-checks.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
 import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
 import type { ControlProductType } from "../../contract/product-type-discovery.ts";
@@ -25,13 +26,8 @@ import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import {
   ALTERNATIVES_CHECKS as C,
   accuracy,
-  arraysProblem,
-  entriesProblem,
   firstSuggestion,
-  requestedProblem,
   snapshotFrom,
-  unchangedProblem,
-  rawErrorWithoutAlternatives,
 } from "../../contract/alternatives-rules.ts";
 
 const config = loadConfig(__ENV);
@@ -215,31 +211,10 @@ function iteration(setupData: Setup): void {
     });
     return;
   }
-  checkResponse(withFeature.res, 422);
-  const errorOn = withFeature.error;
-  const errorOff = withoutFeature.error;
-  expectThat(
-    C.rule1OptIn,
-    "alternatives" in errorOff
-      ? `alternatives sent to a key without the feature: ${JSON.stringify(errorOff.alternatives).slice(0, 120)}`
-      : undefined,
-  );
-  const rawOn = rawErrorWithoutAlternatives(withFeature.text);
-  const rawOff = rawErrorWithoutAlternatives(withoutFeature.text);
-  expectThat(
-    C.rule1Identical,
-    rawOn !== undefined && rawOn === rawOff
-      ? undefined
-      : `with the feature ${String(rawOn).slice(0, 200)}; without ${String(rawOff).slice(0, 200)}`,
-  );
-  expectThat(C.rule9Unchanged, unchangedProblem(errorOn, errorOff));
+  const errorOn = checkSoldOutErrors(withFeature, withoutFeature);
 
   const alt = isRecord(errorOn.alternatives) ? errorOn.alternatives : undefined;
-  if (alt) {
-    expectThat(C.rule3Arrays, arraysProblem(alt));
-    expectThat(C.rule4Requested, requestedProblem(alt, booking));
-    expectThat(C.entryShape, entriesProblem(alt, plan.timeslot !== undefined));
-  }
+  if (alt) checkAlternativesShape(alt, booking, plan.timeslot !== undefined);
   const snapshot = truth.status === 200 ? snapshotFrom(truth.data) : undefined;
   if (
     !expectThat(C.groundTruth, snapshot ? undefined : `GET /__control/inventory answered ${truth.status}`) ||
