@@ -31,4 +31,30 @@ describe("alternatives accuracy judged through the public API", () => {
     expect(judged.checks.find((c) => c.name === ACCURACY_CHECKS.recall)?.verdict).toBe("pass");
     expect(judged.figures.explainedByChurn).toMatchObject({ observations: 1, missed: 1 });
   });
+
+  it("should fail on a confirm that went through after the slot was sold out, with nothing to explain it", () => {
+    const confirmed: AlternativesObservation = {
+      ...missed,
+      kind: "confirmed-after-sell-out",
+      status: 422,
+      statusWithout: 200,
+    };
+    const judged = judgeAccuracy([confirmed], [], DEFAULT_SLO.alternatives);
+    const soldOut = judged.checks.find((c) => c.name === ACCURACY_CHECKS.soldOut);
+    expect(soldOut?.verdict).toBe("fail");
+    expect(soldOut?.problems[0]).toMatch(/confirms answered 422 and 200 after the slot was sold out/);
+  });
+
+  it("should take a confirm after the sell-out when a read just before it showed the slot bookable again", () => {
+    const confirmed: AlternativesObservation = {
+      ...missed,
+      kind: "confirmed-after-sell-out",
+      status: 422,
+      statusWithout: 200,
+      changedBetweenReads: true,
+    };
+    const judged = judgeAccuracy([confirmed], [], DEFAULT_SLO.alternatives);
+    expect(judged.checks.find((c) => c.name === ACCURACY_CHECKS.soldOut)?.verdict).toBe("pass");
+    expect(judged.figures.explainedByChurn).toMatchObject({ confirmedAfterSellOut: 1 });
+  });
 });

@@ -300,6 +300,12 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
     const booking = { date: plan.date, timeslot: plan.timeslot };
     const found = accuracy(alt, snapshotFromCalendar(before, window), booking);
     const now = withFeature.status === 422 ? shownNow(on, plan.type, found.suggested) : new Map<string, Shown>();
+    // The key without the feature confirms last, after a read of the slot of its own: a seat given back since the
+    // first confirm (other clients keep booking and cancelling) lets it through on a correct service.
+    const bookableBeforeWithout =
+      off && offUuid && withFeature.status === 422
+        ? calendar(on, plan.type, plan.date, plan.date).get(slotKey(plan.date, plan.timeslot))?.bookable === true
+        : false;
     const withoutFeature = off && offUuid ? confirmRaw(off, offUuid) : undefined;
     const base: AlternativesObservation = {
       productTypeUuid: plan.type.uuid,
@@ -321,7 +327,7 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
         kind: "confirmed-after-sell-out",
         status: withFeature.status,
         // A seat given back between the sell-out and the confirm (a hold lapsing, a cancellation approved) explains it.
-        changedBetweenReads: before.get(slotKey(plan.date, plan.timeslot))?.bookable === true,
+        changedBetweenReads: before.get(slotKey(plan.date, plan.timeslot))?.bookable === true || bookableBeforeWithout,
         ...(withoutFeature === undefined ? {} : { statusWithout: withoutFeature.status }),
       });
       return;
