@@ -41,16 +41,26 @@ export interface RunPlan {
   k6Settings: Partial<K6Settings>;
 }
 
+/** What the plan reads of the checked settings (readRunSettings; `harness k8s` reads only the SLO table of them). */
+export type PlanSettings = Pick<RunSettings, "slo" | "traffic" | "ids" | "container" | "compose">;
+
+/** The layered values the plan reads (flag > HARNESS_* > run file > default). */
+export type PlanValues = Pick<
+  SettingValues,
+  "profile" | "duration" | "capacityRates" | "target" | "baseUrl" | "controlUrl" | "controlToken"
+> &
+  Partial<Pick<SettingValues, "rateWindow" | "expectAlgorithm" | "rateOutsideList">>;
+
 /** What the plan is derived from beyond the checked settings: the layered values and the run file's token. */
 export interface PlanInput {
   scenarios: readonly string[];
-  values: SettingValues;
+  values: PlanValues;
   /** The control token from the run file's secret source (--control-token wins). */
   controlToken?: string | undefined;
 }
 
 /** Derives the run's plan once; the settings were checked before (a bad --duration never gets here). */
-export function derivePlan(settings: RunSettings, input: PlanInput): RunPlan {
+export function derivePlan(settings: PlanSettings, input: PlanInput): RunPlan {
   const { values } = input;
   const lengthSettings = { profile: values.profile, duration: values.duration, capacityRates: values.capacityRates };
   return {
