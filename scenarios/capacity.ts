@@ -14,12 +14,13 @@ import { addDays, todayUtc } from "../lib/contract/index.ts";
 import { loadConfig } from "../lib/k6/config.ts";
 import { rateCapOption } from "../lib/k6/options.ts";
 import { partnerClient, setupClient } from "../lib/k6/partner.ts";
-import { capacityScenario } from "../lib/contract/profiles.ts";
+import { arrivalOf } from "../lib/contract/profiles.ts";
 
 const config = { ...loadConfig(__ENV), profile: "capacity" };
 
 export const options: Options = {
-  scenarios: { capacity: { ...capacityScenario(config.duration, config.capacityRates), exec: "default" } },
+  // Its own profile's executor with --capacity-rates, derived as the harness's plan derives it (arrivalOf).
+  scenarios: { capacity: { ...arrivalOf("capacity", config).arrival, exec: "default" } },
   summaryTrendStats: ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"],
   ...rateCapOption(config),
 };

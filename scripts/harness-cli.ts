@@ -19,7 +19,7 @@ import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
 import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
 import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 import { httpUrl, integer, nonNegativeNumber } from "../lib/harness/settings/value-parsers.ts";
-import { checkDuration, readSloFile } from "../lib/harness/run-settings.ts";
+import { k8sPlanOf } from "../lib/harness/k8s/k8s-plan.ts";
 import { settingOption } from "./setting-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
@@ -120,28 +120,23 @@ program
           EXIT.usage,
         );
       }
-      // Checked as `harness run` checks them, with the same words (exit 2), before anything is written.
-      checkDuration({
-        scenarios: [scenario],
-        profile: flags.profile,
-        duration: flags.duration,
-        capacityRates: undefined,
-      });
-      const slo = flags.slo === undefined ? undefined : (await readSloFile(path.resolve(flags.slo))).slo;
+      // Checked as `harness run` checks them, with the same words (exit 2), and derived as its plan, before anything is written.
+      const plan = await k8sPlanOf(scenario, flags, (file) => path.resolve(file));
       const file = await writeK8sManifests(
         {
           scenario,
           parallelism: flags.parallelism,
           namespace: flags.namespace,
-          baseUrl: flags.baseUrl,
+          baseUrl: plan.target.baseUrl ?? flags.baseUrl,
           keysSecret: { name: secret, key },
-          profile: flags.profile,
-          duration: flags.duration,
+          profile: plan.profile,
+          duration: plan.duration,
           prometheusRw: flags.prometheusRw,
           image: flags.image,
           starterImage: flags.starterImage,
           name: flags.name,
-          ...(slo === undefined ? {} : { slo }),
+          // slo.json only with --slo, as before: without it k6 uses the default table it knows.
+          ...(flags.slo === undefined ? {} : { slo: plan.slo }),
         },
         path.resolve(flags.out),
       );

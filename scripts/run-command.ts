@@ -21,7 +21,7 @@ import { dryRunLines, type DryRunPlan } from "../lib/harness/plan/dry-run.ts";
 import { checkBudget, checkRails, k6RpsCaps } from "../lib/harness/plan/rails.ts";
 import { referenceCatalogueFacts } from "../lib/harness/plan/reference-catalogue.ts";
 import { estimateRequests } from "../lib/harness/plan/request-estimate.ts";
-import { scenarioPlanOf } from "../lib/harness/plan/scenario-plan.ts";
+import { derivePlan, plannedRunOf, type RunPlan } from "../lib/harness/plan/run-plan.ts";
 import { partitionKeys, traitsOf } from "../lib/harness/scenario-traits.ts";
 import { SEEDED_PARTNER_COUNT } from "../service/partners.ts";
 
@@ -48,15 +48,6 @@ export type RunFlags = SettingValues & {
   /** --allow-production-bookings <environment>: booking scenarios allowed in that production environment. */
   allowProductionBookings?: string;
 };
-
-/** A scenario's length for a --duration, or undefined when the duration is bad (the run refuses it with its own message). */
-function plannedSeconds(scenario: string, flags: RunFlags): number | undefined {
-  try {
-    return scenarioPlanOf(scenario, flags).seconds;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The `run` command with every flag (scripts/harness-cli.ts adds it to the program). */
 export function runCommand(): Command {
@@ -159,8 +150,8 @@ function settingsText(command: Command, sources: Readonly<Record<string, string>
     });
 }
 
-/** Everything a run is made of, read and checked before anything starts. */
-type RunPlan = Awaited<ReturnType<typeof planRun>>;
+/** Everything a run is made of, read and checked before anything starts: the derived plan and what the command adds. */
+type CheckedRun = Awaited<ReturnType<typeof planRun>>;
 
 /** The run file applied and the scenarios named (on the command line, else by the run file), each one known. */
 async function namedScenarios(named: string[], flags: RunFlags, command: Command) {
@@ -183,18 +174,13 @@ async function namedScenarios(named: string[], flags: RunFlags, command: Command
 }
 
 /** --baseline found and known to be comparable before anything starts (exit 2 otherwise). */
-async function baselineOf(flags: RunFlags, scenarios: string[], ids: { sloTable: string; trafficModel: string }) {
+async function baselineOf(flags: RunFlags, plan: RunPlan) {
   const baseline =
     flags.baseline === undefined
       ? undefined
       : await (
           await comparing()
-        ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), {
-          scenarios,
-          profile: flags.profile,
-          ids,
-          targetKind: flags.target,
-        });
+        ).prepareBaseline(flags.baseline, flags.tolerances, path.resolve(flags.baselinesDir), plannedRunOf(plan));
   if (baseline === undefined && flags.tolerances !== undefined) {
     refuse(
       "Failed to start the run: --tolerances applies to a comparison, and no --baseline was given. Please add --baseline <run dir or name>, or drop --tolerances.",
@@ -210,7 +196,8 @@ async function baselineOf(flags: RunFlags, scenarios: string[], ids: { sloTable:
 async function planRun(named: string[], flags: RunFlags, command: Command) {
   const { runFile, scenarios } = await namedScenarios(named, flags, command);
   const settings = await readSettings(flags, scenarios, runFile);
-  const baseline = await baselineOf(flags, scenarios, settings.ids);
+  const plan = derivePlan(settings, { scenarios, values: flags, controlToken: runFile.controlToken });
+  const baseline = await baselineOf(flags, plan);
   const modules = await running();
   const webhooks = switchValue("webhooks", flags.webhooks);
   const churn = switchValue("churn", flags.churn);
@@ -238,14 +225,15 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
   );
   const estimate = estimateRequests({
     scenarios,
-    profile: flags.profile,
-    ...(flags.duration === undefined ? {} : { duration: flags.duration }),
+    profile: plan.profile,
+    ...(plan.duration === undefined ? {} : { duration: plan.duration }),
+    lengths: plan.lengths,
     keys: plannedKeys,
-    model: settings.traffic,
+    model: plan.traffic,
     ...(referenceTarget(flags)
       ? { catalogue: referenceCatalogueFacts(referenceServiceOf(settings.serviceArgs, flags.seed)) }
       : {}),
-    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
+    ...(plan.capacityRates === undefined ? {} : { capacityRates: plan.capacityRates }),
   });
   checkBudget(rails, estimate.keyPools);
   const chaos = await modules.prepareChaos(settings.chaos, {
@@ -257,6 +245,7 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
     runFile,
     scenarios,
     settings,
+    plan,
     baseline,
     modules,
     webhooks,
@@ -282,7 +271,7 @@ function readSettings(flags: RunFlags, scenarios: readonly string[], runFile: Ap
 }
 
 /** --dry-run: the plan, and nothing started or sent. */
-function dryRunPlan(plan: RunPlan, flags: RunFlags, command: Command): DryRunPlan {
+function dryRunPlan(plan: CheckedRun, flags: RunFlags, command: Command): DryRunPlan {
   const { modules, scenarios, runFile, level } = plan;
   const extensions = [
     ...(modules.churnOn(scenarios, plan.churn)
@@ -298,8 +287,8 @@ function dryRunPlan(plan: RunPlan, flags: RunFlags, command: Command): DryRunPla
     level: level.level,
     ...(level.upTo === undefined ? {} : { levelUpTo: level.upTo }),
     scenarios,
-    profile: flags.profile,
-    duration: flags.duration,
+    profile: plan.plan.profile,
+    duration: plan.plan.duration,
     extensions,
     settings: settingsText(command, runFile.sources),
     estimate: plan.estimate,
@@ -315,36 +304,39 @@ function dryRunPlan(plan: RunPlan, flags: RunFlags, command: Command): DryRunPla
 }
 
 /** What runHarness gets: the plan's values and the extensions the run has. */
-function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunRequest {
-  const { settings, scenarios, chaos, baseline, runFile } = plan;
+function runRequestOf(checked: CheckedRun, flags: RunFlags, signal: AbortSignal): RunRequest {
+  const { settings, scenarios, chaos, baseline, runFile, plan } = checked;
+  const { target } = plan;
   return {
     scenarios,
-    target: flags.target,
-    container: settings.container,
-    compose: settings.compose,
-    baseUrl: flags.baseUrl,
-    controlUrl: flags.controlUrl,
-    controlToken: flags.controlToken ?? runFile.controlToken,
+    target: target.kind,
+    container: target.container,
+    compose: target.compose,
+    baseUrl: target.baseUrl,
+    controlUrl: target.controlUrl,
+    controlToken: target.controlToken,
     apiKeys: settings.apiKeys,
-    profile: flags.profile,
-    duration: flags.duration,
-    slo: settings.slo,
+    profile: plan.profile,
+    duration: plan.duration,
+    lengths: plan.lengths,
+    slo: plan.slo,
     outDir: path.resolve(flags.out),
     seed: flags.seed,
     serviceArgs: settings.serviceArgs,
     serviceCpus: flags.serviceCpus,
     trafficFile: settings.trafficFile,
-    settingsIds: settings.ids,
+    traffic: plan.traffic,
+    settingsIds: plan.ids,
     pushgateway: flags.pushgateway,
     pushGroup: flags.pushGroup,
     prometheusRw: flags.prometheusRw,
     segments: flags.segments,
-    ...(flags.capacityRates === undefined ? {} : { capacityRates: flags.capacityRates }),
-    extensions: plan.modules.extensionsFor({
+    ...(plan.capacityRates === undefined ? {} : { capacityRates: plan.capacityRates }),
+    extensions: checked.modules.extensionsFor({
       scenarios,
       segments: flags.segments,
       webhooks: {
-        enabled: plan.webhooks,
+        enabled: checked.webhooks,
         listen: chaos.webhookListen,
         publicUrl: chaos.webhookUrl,
         misbehaveShare: flags.webhookMisbehave,
@@ -352,19 +344,13 @@ function runRequestOf(plan: RunPlan, flags: RunFlags, signal: AbortSignal): RunR
         registerCommand: flags.webhookRegisterCmd,
         registrationWaitSeconds: flags.webhookRegistrationWait,
       },
-      slo: settings.slo,
-      churn: { enabled: plan.churn, config: settings.churn },
+      slo: plan.slo,
+      churn: { enabled: checked.churn, config: settings.churn },
       chaos: chaos.chaos,
-      soak: { rules: settings.soakRules, plannedSeconds: plannedSeconds("soak", flags) },
+      soak: { rules: settings.soakRules, plannedSeconds: plan.lengths.get("soak")?.seconds },
       capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
     }),
-    k6Settings: {
-      // Checked before: --rate-window by readRunSettings, the two choices by commander.
-      rateWindowSeconds: flags.rateWindow?.trim() ? Number(flags.rateWindow) : undefined,
-      rateAlgorithm: flags.expectAlgorithm,
-      rateOutsideList: flags.rateOutsideList,
-      capacityRates: flags.capacityRates,
-    },
+    k6Settings: plan.k6Settings,
     allowSkips: switchValue("allowSkips", flags.allowSkips) ?? false,
     publicApi: {
       ...(settings.alternativesKeys === undefined ? {} : { alternativesKeys: settings.alternativesKeys }),

@@ -298,3 +298,28 @@ export function profileNamed(name: string): LoadProfile {
   }
   return profile;
 }
+
+/** What a scenario's arrival executor is built from: the run's --profile, --duration and --capacity-rates. */
+export interface LengthSettings {
+  profile: string;
+  duration?: string | undefined;
+  capacityRates?: readonly number[] | undefined;
+}
+
+/**
+ * A scenario's profile and arrival executor: its own profile (soak, capacity) when it has one, else --profile. Only a
+ * scenario whose own profile is capacity reads --capacity-rates; another run with --profile capacity gets the profile's
+ * default steps. The one derivation both sides use: the harness's plan (lib/harness/plan/scenario-plan.ts) and k6's
+ * options (lib/k6/options.ts, scenarios/capacity.ts). Throws a SettingsError for an unknown profile or a bad duration.
+ */
+export function arrivalOf(
+  ownProfile: string | undefined,
+  settings: LengthSettings,
+): { profile: string; arrival: Scenario } {
+  const profile = ownProfile ?? settings.profile;
+  const arrival =
+    ownProfile === "capacity" && settings.capacityRates
+      ? capacityScenario(settings.duration, settings.capacityRates)
+      : profileNamed(profile).scenario(settings.duration);
+  return { profile, arrival };
+}

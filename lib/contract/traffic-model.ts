@@ -1,7 +1,8 @@
 /**
  * The partner traffic model, as data: personas with weights, and for each the shape of its journey (how many calls,
  * conversion ratios, think times). The defaults below are the project's reading of how distribution partners use
- * an activities API; a JSON file (ATD_TRAFFIC_FILE) can override any part of it.
+ * an activities API; a JSON file (--traffic) can override any part of it. The harness merges the override once and
+ * writes the whole model as the run directory's traffic.json (TRAFFIC_FILE), which k6 reads as is (ATD_TRAFFIC_FILE).
  *
  * Why these defaults:
  * - Most calls come from browsing, few from booking: look-to-book ratios in travel distribution are in the hundreds,
@@ -15,6 +16,9 @@
  *   bookings are confirmed, some are cancelled, and some are left reserved to expire (abandoned carts).
  */
 import { SettingsError, type EndpointName } from "./index.ts";
+
+/** The merged model's file in the run directory, read as is by every k6 process of the run. */
+export const TRAFFIC_FILE = "traffic.json";
 
 export const PERSONAS = ["catalogueSync", "shopper", "booker", "backOffice"] as const;
 export type Persona = (typeof PERSONAS)[number];

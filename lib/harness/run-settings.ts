@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseDuration, scenarioSeconds } from "../contract/durations.ts";
-import { capacityScenario, profileNamed } from "../contract/profiles.ts";
+import { arrivalOf } from "../contract/profiles.ts";
 import { DEFAULT_SLO, mergeSlo, type SloTable } from "../contract/slo.ts";
 import { DEFAULT_TRAFFIC_MODEL, mergeTrafficModel, type TrafficModel } from "../contract/traffic-model.ts";
 import { readChaosFile, type ChaosPlan } from "./chaos/chaos-file.ts";
@@ -240,11 +240,11 @@ export function checkDuration(input: DurationInput) {
     if (duration !== undefined && parseDuration(duration) <= 0) throw new Error("it is no time at all");
     const profiles = new Set([input.profile, ...input.scenarios.flatMap((s) => traitsOf(s).profile ?? [])]);
     for (const name of profiles) {
-      const scenario =
-        name === "capacity" && input.capacityRates
-          ? capacityScenario(duration, input.capacityRates)
-          : profileNamed(name).scenario(duration);
-      const seconds = scenarioSeconds(scenario);
+      // As the plan and k6 build it (arrivalOf); capacity with --capacity-rates whichever way it was chosen.
+      const own = name === "capacity" ? name : undefined;
+      const seconds = scenarioSeconds(
+        arrivalOf(own, { profile: name, duration, capacityRates: input.capacityRates }).arrival,
+      );
       if (seconds > longest.seconds) longest = { profile: name, seconds };
     }
   } catch (error) {

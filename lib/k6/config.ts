@@ -35,7 +35,7 @@ export interface K6Config {
   summaryPath: string;
   /** The run's whole SLO table as the harness merged it (slo.json), read as is at init. ATD_SLO_FILE. */
   sloFile: string | undefined;
-  /** A JSON file overriding the traffic model, read at init. ATD_TRAFFIC_FILE. */
+  /** The run's whole traffic model as the harness merged it (traffic.json), read as is at init. ATD_TRAFFIC_FILE. */
   trafficFile: string | undefined;
   /**
    * The test-only control API (ATD_CONTROL_URL, ATD_CONTROL_TOKEN), passed by the harness when the target has one, for

@@ -2,7 +2,7 @@
 import type { Options } from "k6/options";
 import type { EndpointName } from "../contract/index.ts";
 import type { K6Config } from "./config.ts";
-import { expectedIterations, profileNamed } from "../contract/profiles.ts";
+import { arrivalOf, expectedIterations } from "../contract/profiles.ts";
 import { DEFAULT_SLO, thresholdsFor, type SloTable } from "../contract/slo.ts";
 
 /**
@@ -33,7 +33,9 @@ export function scenarioOptions(
   config: K6Config,
   scenario: { name: string; exec?: string; endpoints: readonly EndpointName[] },
 ): Options {
-  const profile = profileNamed(config.profile).scenario(config.duration);
+  // The same derivation as the harness's plan (lib/harness/plan/scenario-plan.ts); a scenario with its own profile
+  // has set it in its config (scenarios/soak.ts).
+  const profile = arrivalOf(undefined, config).arrival;
   return {
     scenarios: { [scenario.name]: { ...profile, exec: scenario.exec ?? "default" } },
     thresholds: thresholdsFor(scenario.endpoints, loadSlo(config), expectedIterations(profile)),

@@ -24,7 +24,7 @@ import {
 import { FUNCTIONAL_DRIVERS, type FunctionalDriver } from "../../contract/functional-drivers.ts";
 import { scenarioSpec } from "../../contract/scenarios.ts";
 import { partitionKeys } from "../scenario-traits.ts";
-import { scenarioPlanOf } from "./scenario-plan.ts";
+import { scenarioPlanOf, type ScenarioPlan } from "./scenario-plan.ts";
 
 /**
  * What the estimate must assume about the target's catalogue and inventory: the setup walk's length and how far a
@@ -80,6 +80,8 @@ export interface EstimateInput {
   catalogue?: CatalogueFacts;
   /** --capacity-rates, as given. */
   capacityRates?: readonly number[];
+  /** Each scenario's length as the run's plan derived it (RunPlan.lengths); undefined: derived here the same way. */
+  lengths?: ReadonlyMap<string, ScenarioPlan>;
 }
 
 export type EndpointCounts = Partial<Record<EndpointName, number>>;
@@ -286,7 +288,7 @@ interface Plan {
 }
 
 function planOf(scenario: string, input: EstimateInput, model: TrafficModel, catalogue: CatalogueFacts, keys: number) {
-  const { profile, arrival } = scenarioPlanOf(scenario, input);
+  const { profile, arrival } = input.lengths?.get(scenario) ?? scenarioPlanOf(scenario, input);
   const estimate = scenarioSpec(scenario).estimate;
   if (estimate.kind === "traffic") {
     const persona = estimate.persona;

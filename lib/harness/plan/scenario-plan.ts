@@ -4,18 +4,14 @@
  * (request-estimate.ts) and the soak's planned length (scripts/run-command.ts) all read it from here.
  */
 import { scenarioSeconds } from "../../contract/durations.ts";
-import { capacityScenario, profileNamed, type Scenario as ArrivalScenario } from "../../contract/profiles.ts";
+import { arrivalOf, type LengthSettings, type Scenario as ArrivalScenario } from "../../contract/profiles.ts";
 import { traitsOf } from "../scenario-traits.ts";
 
 /** Time k6 gets beyond the profile's own length: VU start-up, graceful stop, setup/teardown and handleSummary. */
 export const K6_OVERHEAD_SECONDS = 120;
 
 /** What a scenario's length is derived from: the run's --profile, --duration and --capacity-rates. */
-export interface LengthSettings {
-  profile: string;
-  duration?: string | undefined;
-  capacityRates?: readonly number[] | undefined;
-}
+export type { LengthSettings };
 
 export interface ScenarioPlan {
   /** The profile the scenario runs: its own (soak, capacity), else --profile. */
@@ -29,17 +25,12 @@ export interface ScenarioPlan {
 }
 
 /**
- * The scenario's length. Only a scenario whose own profile is capacity reads --capacity-rates (scenarios/capacity.ts);
- * another run with --profile capacity gets the profile's default steps. Throws a SettingsError for an unknown profile
+ * The scenario's length, its executor built as k6 builds it (lib/contract/profiles.ts arrivalOf). Throws a SettingsError for an unknown profile
  * or a --duration the profile cannot take (the settings are checked before a run: run-settings.ts checkDuration).
  */
 export function scenarioPlanOf(scenario: string, settings: LengthSettings): ScenarioPlan {
   const traits = traitsOf(scenario);
-  const profile = traits.profile ?? settings.profile;
-  const arrival =
-    traits.profile === "capacity" && settings.capacityRates
-      ? capacityScenario(settings.duration, settings.capacityRates)
-      : profileNamed(profile).scenario(settings.duration);
+  const { profile, arrival } = arrivalOf(traits.profile, settings);
   const seconds = scenarioSeconds(arrival);
   return { profile, arrival, seconds, boundSeconds: (traits.ownDurationSeconds ?? seconds) + K6_OVERHEAD_SECONDS };
 }

@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { SLO_FILE } from "../../contract/slo.ts";
+import { TRAFFIC_FILE } from "../../contract/traffic-model.ts";
 import { describeHookFailure, parseHookFailures } from "../hook-failures.ts";
 import { runK6, type K6RunRequest } from "../k6-runner.ts";
 import type { ScenarioPlan } from "../plan/scenario-plan.ts";
@@ -48,7 +49,7 @@ async function runScenario(
       duration: request.duration,
       summaryPath,
       sloFile: path.join(run.runDir, SLO_FILE),
-      trafficFile: request.trafficFile,
+      trafficFile: path.join(run.runDir, TRAFFIC_FILE),
       ...run.extraSettings,
     },
     logFile,

@@ -1,9 +1,11 @@
 /** What runHarness is given (scripts/run-command.ts makes it from the checked settings) and what it returns. */
 import type { K6Settings } from "../../contract/index.ts";
 import type { SloTable } from "../../contract/slo.ts";
+import type { TrafficModel } from "../../contract/traffic-model.ts";
 import type { PreparedBaseline } from "../compare/compare-command.ts";
 import type { ExitCode } from "../exit-codes.ts";
 import type { EnvironmentRails } from "../plan/environment-rails.ts";
+import type { ScenarioPlan } from "../plan/scenario-plan.ts";
 import type { RunSummary } from "../reports/summary.ts";
 import type { RunExtension } from "../run-extension.ts";
 import type { ComposeSpec, ContainerSpec } from "../targets/target-spec.ts";
@@ -21,6 +23,8 @@ export interface RunRequest {
   apiKeys: string[] | undefined;
   profile: string;
   duration: string | undefined;
+  /** Each scenario's length as derivePlan derived it (RunPlan.lengths); undefined: derived from profile and duration. */
+  lengths?: ReadonlyMap<string, ScenarioPlan>;
   /**
    * The SLO table, merged once in Node (RunSettings.slo): written as the run directory's slo.json, which every k6
    * process reads as is (ATD_SLO_FILE) and the extensions judge by.
@@ -32,7 +36,13 @@ export interface RunRequest {
   serviceArgs: string[];
   /** --service-cpus: the embedded service's or the container's CPU budget in cores; undefined: unlimited. */
   serviceCpus?: number;
+  /** The --traffic file read, if any: its override is already merged into `traffic`. */
   trafficFile: string | undefined;
+  /**
+   * The traffic model, merged once in Node (RunSettings.traffic; undefined: the default model): written as the run
+   * directory's traffic.json, which every k6 process reads as is (ATD_TRAFFIC_FILE).
+   */
+  traffic?: TrafficModel;
   /** The ids of the SLO table and traffic model in the run's identity (RunSettings.ids: from the text read once). */
   settingsIds: { sloTable: string; trafficModel: string };
   /** Pushgateway URL: the run's metrics (metrics.prom's registry) replace the group of the run's job there. */

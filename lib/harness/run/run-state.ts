@@ -6,6 +6,7 @@ import { appendFile, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { SLO_FILE } from "../../contract/slo.ts";
+import { DEFAULT_TRAFFIC_MODEL, TRAFFIC_FILE } from "../../contract/traffic-model.ts";
 import type { CoverageLevel, NotJudged } from "../coverage.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { DirectoryError, makeDirectory } from "../make-directory.ts";
@@ -155,6 +156,9 @@ export async function newRunState(request: RunRequest): Promise<RunState> {
   await makeRunDir(runDir);
   // The SLO table as merged once by readSloFile: every k6 process reads this file as is (run-k6.ts).
   await writeFile(path.join(runDir, SLO_FILE), `${JSON.stringify(request.slo, null, 2)}\n`);
+  // The traffic model likewise, merged once by readTrafficFile (the default model without --traffic).
+  const traffic = request.traffic ?? DEFAULT_TRAFFIC_MODEL;
+  await writeFile(path.join(runDir, TRAFFIC_FILE), `${JSON.stringify(traffic, null, 2)}\n`);
   return {
     runId,
     runDir,

@@ -8,14 +8,15 @@ import { traitsOf } from "../scenario-traits.ts";
 import type { RunRequest } from "./run-request.ts";
 
 /**
- * The profiles and --duration read, and --segments only for scenarios that can be split: each scenario's length,
- * derived here once for the whole run.
+ * The profiles and --duration read, and --segments only for scenarios that can be split: each scenario's length, as
+ * the run's plan derived it (lib/harness/plan/run-plan.ts).
  */
 export function validateRequest(request: RunRequest): ReadonlyMap<string, ScenarioPlan> {
   try {
     scenarioSeconds(profileNamed(request.profile).scenario(request.duration));
-    // Each scenario's own profile too (soak, capacity): its k6 bound comes from it.
-    const plans = new Map(request.scenarios.map((s) => [s, scenarioPlanOf(s, request)] as const));
+    // Each scenario's own profile too (soak, capacity): its k6 bound comes from it. `harness run` hands in the plan's
+    // (derivePlan); a request made by hand (tests, embedders) gets them derived the same way here.
+    const plans = request.lengths ?? new Map(request.scenarios.map((s) => [s, scenarioPlanOf(s, request)] as const));
     if (request.duration) parseDuration(request.duration);
     const unsplittable = request.scenarios.filter((s) => !traitsOf(s).splittable);
     if ((request.segments ?? 1) > 1 && unsplittable.length) {

@@ -1,31 +1,31 @@
-/** The run's traffic model: the defaults with the ATD_TRAFFIC_FILE override applied (read in the init context). */
+/**
+ * The run's traffic model: the whole model as the harness merged and wrote it (the run directory's traffic.json,
+ * ATD_TRAFFIC_FILE), read as is in the init context; the defaults without one.
+ */
 import type { EndpointName } from "../../contract/index.ts";
 import type { K6Config } from "../config.ts";
 import {
   DEFAULT_TRAFFIC_MODEL,
   expectedCallsPerJourney,
-  mergeTrafficModel,
   type Persona,
   type TrafficModel,
 } from "../../contract/traffic-model.ts";
 
 export function loadTrafficModel(config: K6Config, only?: Persona): TrafficModel {
-  let model = DEFAULT_TRAFFIC_MODEL;
-  if (config.trafficFile) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(open(config.trafficFile));
-    } catch (error) {
-      throw new Error(
-        `Failed to read the traffic file ${config.trafficFile}: ${String(error)}. Please give a JSON file.`,
-      );
-    }
-    model = mergeTrafficModel(model, parsed, config.trafficFile);
-  }
+  const model = config.trafficFile ? readMergedModel(config.trafficFile) : DEFAULT_TRAFFIC_MODEL;
   if (!only) return model;
   // A single-persona scenario: the same journey settings, all the weight on one persona.
   const weights = { catalogueSync: 0, shopper: 0, booker: 0, backOffice: 0, [only]: 1 };
   return { ...model, weights };
+}
+
+/** The merged model the harness wrote (lib/harness/run/run-state.ts): checked and merged there, not again here. */
+function readMergedModel(file: string): TrafficModel {
+  try {
+    return JSON.parse(open(file)) as TrafficModel;
+  } catch (error) {
+    throw new Error(`Failed to read the traffic model ${file}: ${String(error)}. Please run k6 through the harness.`);
+  }
 }
 
 /** The endpoints the model's personas call (weight > 0): the scenario's per-endpoint thresholds. */
