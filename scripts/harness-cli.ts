@@ -13,18 +13,15 @@ import { PROFILES } from "../lib/contract/profiles.ts";
 import { listScenarios } from "../lib/harness/bundle.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { REPO_ROOT, REPORTS_DIR } from "../lib/harness/paths.ts";
-import { applyCommand, DEFAULT_RUNNER_IMAGE, writeK8sManifests } from "../lib/harness/k8s/write-k8s.ts";
-import { judgeK8sRun } from "../lib/harness/k8s/judge-k8s-run.ts";
+import { DEFAULT_RUNNER_IMAGE } from "../lib/harness/k8s/k8s-images.ts";
 import { findBuiltK6, resolveK6 } from "../lib/harness/k6-binary.ts";
-import { exportMetrics } from "../lib/harness/reports/push-to-gateway.ts";
-import { readRunSummary, writeReports } from "../lib/harness/reports/write-reports.ts";
 import { httpUrl, integer, nonNegativeNumber } from "../lib/harness/settings/value-parsers.ts";
-import { k8sPlanOf } from "../lib/harness/k8s/k8s-plan.ts";
 import { settingOption } from "./setting-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
 
 /** The comparison code, loaded only by the commands that compare (as the hooks check is). */
+// Each command loads what only it needs when it runs: `harness run` starts without the k8s, judge and report code.
 const comparing = () => import("../lib/harness/compare/compare-command.ts");
 
 const program = new Command("harness")
@@ -121,6 +118,8 @@ program
         );
       }
       // Checked as `harness run` checks them, with the same words (exit 2), and derived as its plan, before anything is written.
+      const { k8sPlanOf } = await import("../lib/harness/k8s/k8s-plan.ts");
+      const { applyCommand, writeK8sManifests } = await import("../lib/harness/k8s/write-k8s.ts");
       const plan = await k8sPlanOf(scenario, flags, (file) => path.resolve(file));
       const file = await writeK8sManifests(
         {
@@ -158,6 +157,7 @@ program
     const say = (line: string) => {
       console.log(line);
     };
+    const { judgeK8sRun } = await import("../lib/harness/k8s/judge-k8s-run.ts");
     const outcome = await judgeK8sRun({
       manifests: path.resolve(manifests),
       prometheus: flags.prometheus,
@@ -180,6 +180,8 @@ program
   )
   .addOption(settingOption("pushGroup"))
   .action(async (dir: string, flags: { pushgateway?: string; pushGroup?: string }) => {
+    const { readRunSummary, writeReports } = await import("../lib/harness/reports/write-reports.ts");
+    const { exportMetrics } = await import("../lib/harness/reports/push-to-gateway.ts");
     const runDir = path.resolve(dir);
     const summary = await readRunSummary(runDir);
     const say = (line: string) => {

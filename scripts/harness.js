@@ -10,4 +10,11 @@ if (major < 22 || (major === 22 && minor < 18)) {
   process.exit(2);
 }
 process.removeAllListeners("warning");
+// Every command loads a few hundred TypeScript files: Node's compile cache (in the OS temp directory, keyed by each
+// file's content) keeps their stripped and compiled form, so a command starts in about two thirds of the time. Set
+// in the environment, it serves the embedded service's process too.
+const { enableCompileCache } = await import("node:module");
+const { tmpdir } = await import("node:os");
+process.env.NODE_COMPILE_CACHE ??= `${tmpdir()}/node-compile-cache`;
+enableCompileCache?.(process.env.NODE_COMPILE_CACHE);
 await import("./harness-cli.ts");

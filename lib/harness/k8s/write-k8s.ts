@@ -13,9 +13,6 @@ import {
   type Manifest,
 } from "./k6-operator-manifests.ts";
 
-/** The runner image: k6 of the release the harness is pinned to (scripts/ensure-k6). */
-export const DEFAULT_RUNNER_IMAGE = "grafana/k6:2.2.0";
-
 /** What Kubernetes lets a ConfigMap hold: its keys and values together, in bytes (1 MiB). */
 export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
 
