@@ -57,10 +57,10 @@ export default defineConfig({
           globalSetup: ["test/k6/global-setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,
-          // Three files at a time: the default tier's runs mostly wait (measured one file at a time, its 30 files
-          // used 392 CPU-seconds in 816 s), so three of them still leave room on two cores for the typecheck and
-          // lint that scripts/test runs beside them.
-          maxWorkers: 3,
+          // Four files at a time: the default tier's runs mostly wait (measured one file at a time, its 30 files
+          // used 392 CPU-seconds in 816 s; at three at a time the whole `npm test` used 1.56 of the two cores), so
+          // four of them still leave room for the typecheck and lint that scripts/test runs beside them.
+          maxWorkers: 4,
         },
       },
       {
