@@ -38,7 +38,8 @@ const PROD_KEYS = {
   ATD_TEST_PROD_KEYS: Array.from({ length: 40 }, (_, i) => `prod-key-${String(i)}-abcdef`).join(","),
 };
 
-describe("the run file", { timeout: 120_000 }, () => {
+// Concurrent: each test has its own files, server and harness processes, which mostly wait.
+describe.concurrent("the run file", { timeout: 120_000 }, () => {
   it("should write a starter that a dry run of its local environment accepts, and never write over one", async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "atd-init-")), "harness.yaml");
     expect(runHarnessCommand(["init", file]).exitCode).toBe(0);

@@ -51,11 +51,13 @@ export async function writeRunReports(request: RunRequest, state: RunState): Pro
   if (summary.run.interrupted)
     await writeFile(path.join(runDir, JUNIT_FILE), junitReport(summary)).catch(() => undefined);
   const reports = await compareAndRender(request, state, summary, outcomes);
+  await redactSecrets(runDir, state.secrets, summary, request.say);
+  // Checked as late as it can be, just before the verdict is said: a signal while the reports were rendered or
+  // redacted still marks the run interrupted (the marking's own text holds no secret).
   if (state.interrupted && !summary.run.interrupted) {
     markInterrupted(summary, state.interrupted, outcomes);
     await writeSummary(runDir, summary);
   }
-  await redactSecrets(runDir, state.secrets, summary, request.say);
   request.say(renderVerdictTable(summary));
   request.say(`summary: ${path.relative(process.cwd(), file) || file}`);
   // The push comes after summary.json: a failed one fails the run's exit code only.
