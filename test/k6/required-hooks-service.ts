@@ -6,7 +6,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
 import { EmbeddedTarget, type StartedEmbeddedTarget } from "../../lib/harness/targets/embedded-target.ts";
+import { runHarnessProcess } from "./harness-process.ts";
 
 export interface RequiredHooksService extends AsyncDisposable {
   deployment: StartedEmbeddedTarget;
@@ -47,4 +49,29 @@ export async function startRequiredHooksService(extra: readonly string[] = []): 
     ],
     [Symbol.asyncDispose]: () => deployment.stop(),
   };
+}
+
+/** A run of scenarios on a required-hooks service of its own: the service's flags, the harness's. */
+export interface RequiredHooksRun {
+  scenarios: string[];
+  service?: string[];
+  harness: string[];
+}
+
+/**
+ * Runs the scenarios against a required-hooks service started for them and expects them to pass at that level, with
+ * nothing skipped but what the level cannot judge by design.
+ */
+export async function expectPassOnRequiredHooks(run: RequiredHooksRun): Promise<void> {
+  await using service = await startRequiredHooksService(run.service ?? []);
+  const result = await runHarnessProcess(["run", ...run.scenarios, ...service.targetArgs, ...run.harness], {
+    timeoutMs: 180_000,
+  });
+  expect(result.exitCode, result.output).toBe(0);
+  expect(result.summary?.run.level).toBe("required-hooks");
+  expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`).sort()).toEqual(
+    run.scenarios.map((s) => `${s} pass`).sort(),
+  );
+  // What the level cannot judge by design is said as such, never a skip that asked-for work did not run.
+  expect(result.summary?.skipped?.filter((s) => s.kind !== "by-design")).toEqual([]);
 }

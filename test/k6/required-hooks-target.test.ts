@@ -4,14 +4,19 @@
  * leaves a choice open, the other legal choice (every variation), every scenario runs and passes with every extension
  * (churn included) and nothing skipped: partner-mix, alternatives, invariants and webhooks find their product types by
  * walking the public catalogue and switch the alternatives feature with the required partner hook; smoke, booking-flow,
- * catalogue, conformance, rate-limit, soak and capacity pass as on the reference service. And when a hook cannot be used
+ * catalogue, conformance and rate-limit pass as on the reference service (soak and capacity: the matrix tier). And when a hook cannot be used
  * the run says which one, with exit 3 or 2, never as events that failed to arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { WEBHOOK_CHECKS } from "../../lib/harness/webhooks/verdict.ts";
-import { runHarnessProcess, runLimiter, tempFile } from "./harness-process.ts";
-import { startRequiredHooksService, type RequiredHooksService } from "./required-hooks-service.ts";
+import { runHarnessProcess, runLimiter } from "./harness-process.ts";
+import {
+  expectPassOnRequiredHooks,
+  startRequiredHooksService,
+  type RequiredHooksRun,
+  type RequiredHooksService,
+} from "./required-hooks-service.ts";
 
 describe("a target that offers only the required hooks", { timeout: 120_000 }, () => {
   let service: RequiredHooksService;
@@ -75,43 +80,20 @@ describe("a target that offers only the required hooks", { timeout: 120_000 }, (
 
 /** Two at a time; each has a service of its own, flagged as its scenario needs. */
 const limited = runLimiter(2);
-/** The soak's p95 tolerance on a shared two-core host, as in soak.matrix.test.ts. */
-const LOOSE_SOAK_RULES = tempFile("soak-rules.json", { p95ToleranceMs: 50 });
 
-const OTHER_RUNS: { scenarios: string[]; service?: string[]; harness: string[] }[] = [
+/** Soak and capacity, the longest, on that target: test/k6/required-hooks-long-scenarios.matrix.test.ts. */
+const OTHER_RUNS: RequiredHooksRun[] = [
   { scenarios: ["smoke", "booking-flow", "catalogue", "conformance"], harness: ["--duration", "4s"] },
   {
     scenarios: ["rate-limit"],
     service: ["--rate-window-seconds", "5", "--rate-limit", "20"],
     harness: ["--rate-window", "5"],
   },
-  {
-    scenarios: ["soak"],
-    service: ["--time-scale", "120"],
-    harness: ["--duration", "15s", "--soak-config", LOOSE_SOAK_RULES],
-  },
-  {
-    scenarios: ["capacity"],
-    service: ["--rate-limit", "1000000"],
-    harness: ["--duration", "2s", "--capacity-rates", "100,200,400"],
-  },
 ];
 
 describe("every other scenario on that target", { timeout: 200_000 }, () => {
   it.concurrent.each(OTHER_RUNS)("should pass $scenarios with nothing skipped", (run) =>
-    limited(async () => {
-      await using service = await startRequiredHooksService(run.service ?? []);
-      const result = await runHarnessProcess(["run", ...run.scenarios, ...service.targetArgs, ...run.harness], {
-        timeoutMs: 180_000,
-      });
-      expect(result.exitCode, result.output).toBe(0);
-      expect(result.summary?.run.level).toBe("required-hooks");
-      expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`).sort()).toEqual(
-        run.scenarios.map((s) => `${s} pass`).sort(),
-      );
-      // What the level cannot judge by design is said as such, never a skip that asked-for work did not run.
-      expect(result.summary?.skipped?.filter((s) => s.kind !== "by-design")).toEqual([]);
-    }),
+    limited(() => expectPassOnRequiredHooks(run)),
   );
 });
 
