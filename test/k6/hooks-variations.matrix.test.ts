@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { VARIATION_NAMES } from "../../service/variations/index.ts";
 import { runHarnessCommand, runHarnessProcess, runLimiter } from "./harness-process.ts";
-import { startRequiredHooksService } from "./required-hooks-service.ts";
+import { LOOSE_LATENCY_SLO, startRequiredHooksService } from "./required-hooks-service.ts";
 
 const HOOK_VARIATIONS = VARIATION_NAMES.filter((v) => v.startsWith("hooks-"));
 
@@ -27,9 +27,10 @@ describe("the scenarios that drive the hooks, on a target with one hook variatio
         // The last --variations wins: this variation alone, not every one of the required-hooks service.
         await using service = await startRequiredHooksService(["--time-scale", "120", "--variations", variation]);
         const scenarios = ["partner-mix", "alternatives", "invariants", "webhooks"];
-        const run = await runHarnessProcess(["run", ...scenarios, ...service.targetArgs, "--duration", "4s"], {
-          timeoutMs: 110_000,
-        });
+        const run = await runHarnessProcess(
+          ["run", ...scenarios, ...service.targetArgs, "--duration", "4s", "--slo", LOOSE_LATENCY_SLO],
+          { timeoutMs: 110_000 },
+        );
         expect(run.exitCode, run.output).toBe(0);
         expect(run.summary?.skipped).toEqual([]);
         expect(run.summary?.extensions.map((e) => `${e.name} ${e.verdict}`).sort()).toEqual([

@@ -10,27 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { WEBHOOK_CHECKS } from "../../lib/harness/webhooks/verdict.ts";
-import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
-import { runHarnessProcess, runLimiter, tempFile } from "./harness-process.ts";
+import { runHarnessProcess, runLimiter } from "./harness-process.ts";
 import {
   expectPassOnRequiredHooks,
+  LOOSE_LATENCY_SLO,
   startRequiredHooksService,
   type RequiredHooksRun,
   type RequiredHooksService,
 } from "./required-hooks-service.ts";
-
-/**
- * What this run proves is that nothing is tied to the reference service, not how fast four scenarios, churn and the
- * sink answer beside the default tier's other runs on two cores: latency bounds (and so their thresholds) kept, loose.
- */
-const LOOSE_LATENCY_SLO = tempFile("slo.json", {
-  latency: {
-    default: { p95: 5000, p99: 10_000 },
-    endpoints: Object.fromEntries(
-      Object.keys(DEFAULT_SLO.latency.endpoints).map((e) => [e, { p95: 5000, p99: 10_000 }]),
-    ),
-  },
-});
 
 describe("a target that offers only the required hooks", { timeout: 120_000 }, () => {
   let service: RequiredHooksService;
