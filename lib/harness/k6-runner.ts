@@ -4,7 +4,7 @@
  * graceful first (SIGINT: k6 still writes its summary), forced after a grace period: a short one when the harness
  * itself was interrupted, which must be gone within seconds (lib/harness/interrupt.ts).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { encodeK6Env, type K6Settings } from "../contract/index.ts";
 import { Interrupted, ownChild } from "./interrupt.ts";
@@ -69,6 +69,22 @@ export const K6_SYSTEM_TAGS = [
 ] as const;
 
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
+  // Interrupted before k6 started: it is not started at all.
+  if (request.signal.aborted) {
+    return Promise.resolve({ exitCode: null, signal: null, timedOut: false, interrupted: true });
+  }
+  const child = ownChild(
+    spawn(request.k6, k6Arguments(request), {
+      env: k6ProcessEnvironment(request),
+      stdio: ["ignore", request.progress === "inherit" ? "inherit" : "pipe", "pipe"],
+    }),
+  );
+  if (request.progress !== "inherit") child.stdout?.pipe(createWriteStream(request.progress.file));
+  return superviseK6(child, request);
+}
+
+/** k6's command line: its log and raw outputs, the tags kept, the execution segment, remote write, the script. */
+function k6Arguments(request: K6RunRequest): string[] {
   const args = [
     "run",
     "--log-format=json",
@@ -90,6 +106,15 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
       `--tag=instance_id=${String(request.executionSegment.index)}`,
     );
   }
+  if (request.prometheusRw) {
+    args.push("--out=experimental-prometheus-rw", `--tag=testid=${request.prometheusRw.testId}`);
+  }
+  args.push(request.script);
+  return args;
+}
+
+/** k6's environment: the run's settings, the dashboard export and the remote-write output's own variables. */
+function k6ProcessEnvironment(request: K6RunRequest): NodeJS.ProcessEnv {
   const env = k6Environment(request.settings);
   if (request.dashboardFile) {
     // Port -1: no dashboard server (concurrent k6 processes would fight over 5665, and k6 would wait for open
@@ -103,7 +128,6 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     });
   }
   if (request.prometheusRw) {
-    args.push("--out=experimental-prometheus-rw", `--tag=testid=${request.prometheusRw.testId}`);
     // The output's other settings (credentials, headers, TLS, push interval) come from the environment as k6 names
     // them, so a protected remote-write endpoint needs no flag here and its password never shows in a command line.
     for (const [key, value] of Object.entries(process.env)) {
@@ -116,18 +140,11 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
       K6_FEATURES: "native-histograms",
     });
   }
-  args.push(request.script);
-  // Interrupted before k6 started: it is not started at all.
-  if (request.signal.aborted) {
-    return Promise.resolve({ exitCode: null, signal: null, timedOut: false, interrupted: true });
-  }
-  const child = ownChild(
-    spawn(request.k6, args, {
-      env,
-      stdio: ["ignore", request.progress === "inherit" ? "inherit" : "pipe", "pipe"],
-    }),
-  );
-  if (request.progress !== "inherit") child.stdout?.pipe(createWriteStream(request.progress.file));
+  return env;
+}
+
+/** Waits for k6: its time bound and an interruption stop it (SIGINT, then SIGKILL after a grace). */
+function superviseK6(child: ChildProcess, request: K6RunRequest): Promise<K6RunResult> {
   // k6 writes to stderr only what it could not log to the file (e.g. a script error before logging starts).
   const stderr: string[] = [];
   child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));

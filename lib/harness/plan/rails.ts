@@ -103,45 +103,9 @@ export function checkRails(request: RailsRequest): PlannedRails {
   }
 
   const { ceilingPerKeyPerMinute, source } = effectiveCeiling(rails);
-  let productionBookings = false;
-  if (rails.production) {
-    const throttling = scenarios.filter((s) => traitsOf(s).aboutThrottling === true);
-    if (throttling.length > 0) {
-      refuse(
-        `Failed to plan the run: ${throttling.join(", ")} spends keys' allowances until the service answers 429 on purpose, which production's partners would feel, so it never runs in ${env}. Please run it in a test or shared environment.`,
-      );
-    }
-    if (request.churn) {
-      refuse(
-        `Failed to plan the run: churn takes real seats from production's inventory (reservations held and cancelled on the hot set), so it never runs in ${env}. Please turn it off (--no-churn) or run in another environment.`,
-      );
-    }
-    if (request.chaos) {
-      refuse(
-        `Failed to plan the run: network chaos breaks the connections between the harness and the service on purpose, which in production would look like an outage to be investigated, so it never runs in ${env}. Please drop --chaos or run in another environment.`,
-      );
-    }
-    const booking = scenarios.filter((s) => traitsOf(s).readOnly !== true);
-    if (booking.length > 0) {
-      if (request.allowProductionBookings !== rails.name) {
-        refuse(
-          `Failed to plan the run: ${booking.join(", ")} ${booking.length > 1 ? "make" : "makes"} real bookings, and ${env} is production. Please run read-only scenarios only, or allow the bookings with ${ALLOW_PRODUCTION_BOOKINGS_FLAG} ${rails.name} (they are cancelled and listed at the end).`,
-        );
-      }
-      productionBookings = true;
-      notes.push(
-        `${booking.join(", ")} will make real bookings in ${env} (${ALLOW_PRODUCTION_BOOKINGS_FLAG} ${rails.name}): each is cancelled after k6 where it still can be and listed in the report`,
-      );
-    }
-    if (ceilingPerKeyPerMinute !== undefined && ceilingPerKeyPerMinute >= RATE_LIMIT.limit) {
-      refuse(
-        `Failed to plan the run: the ceiling of ${formatRate(ceilingPerKeyPerMinute)} requests/min per key of ${env} is not below the allowance of ${String(RATE_LIMIT.limit)}, and production's partners share nothing else. Please set a ceiling below ${String(RATE_LIMIT.limit)} (the default is ${formatRate(RATE_LIMIT.limit * PRODUCTION_DEFAULT_SHARE)}).`,
-      );
-    }
-    if (request.target !== undefined && request.target !== "url") {
-      notes.push(`${env} is production but the target is ${request.target}, not url: the rails hold all the same`);
-    }
-  } else if (
+  const productionBookings = rails.production ? checkProductionRails(request, ceilingPerKeyPerMinute, notes) : false;
+  if (
+    !rails.production &&
     rails.shared &&
     ceilingPerKeyPerMinute !== undefined &&
     ceilingPerKeyPerMinute > RATE_LIMIT.limit &&
@@ -168,6 +132,55 @@ export function checkRails(request: RailsRequest): PlannedRails {
     );
   }
   return { rails, ceilingPerKeyPerMinute, ceilingSource: source, exempt, productionBookings, notes };
+}
+
+/**
+ * Production's rails: no scenario about throttling, no churn, no chaos, booking scenarios only with
+ * --allow-production-bookings <name>, a ceiling below the allowance. Returns whether the run makes real bookings.
+ */
+function checkProductionRails(
+  request: RailsRequest,
+  ceilingPerKeyPerMinute: number | undefined,
+  notes: string[],
+): boolean {
+  const { rails, scenarios } = request;
+  const env = nameOf(rails);
+  const throttling = scenarios.filter((s) => traitsOf(s).aboutThrottling === true);
+  if (throttling.length > 0) {
+    refuse(
+      `Failed to plan the run: ${throttling.join(", ")} spends keys' allowances until the service answers 429 on purpose, which production's partners would feel, so it never runs in ${env}. Please run it in a test or shared environment.`,
+    );
+  }
+  if (request.churn) {
+    refuse(
+      `Failed to plan the run: churn takes real seats from production's inventory (reservations held and cancelled on the hot set), so it never runs in ${env}. Please turn it off (--no-churn) or run in another environment.`,
+    );
+  }
+  if (request.chaos) {
+    refuse(
+      `Failed to plan the run: network chaos breaks the connections between the harness and the service on purpose, which in production would look like an outage to be investigated, so it never runs in ${env}. Please drop --chaos or run in another environment.`,
+    );
+  }
+  const booking = scenarios.filter((s) => traitsOf(s).readOnly !== true);
+  if (booking.length > 0) {
+    if (request.allowProductionBookings !== rails.name) {
+      refuse(
+        `Failed to plan the run: ${booking.join(", ")} ${booking.length > 1 ? "make" : "makes"} real bookings, and ${env} is production. Please run read-only scenarios only, or allow the bookings with ${ALLOW_PRODUCTION_BOOKINGS_FLAG} ${rails.name} (they are cancelled and listed at the end).`,
+      );
+    }
+    notes.push(
+      `${booking.join(", ")} will make real bookings in ${env} (${ALLOW_PRODUCTION_BOOKINGS_FLAG} ${rails.name}): each is cancelled after k6 where it still can be and listed in the report`,
+    );
+  }
+  if (ceilingPerKeyPerMinute !== undefined && ceilingPerKeyPerMinute >= RATE_LIMIT.limit) {
+    refuse(
+      `Failed to plan the run: the ceiling of ${formatRate(ceilingPerKeyPerMinute)} requests/min per key of ${env} is not below the allowance of ${String(RATE_LIMIT.limit)}, and production's partners share nothing else. Please set a ceiling below ${String(RATE_LIMIT.limit)} (the default is ${formatRate(RATE_LIMIT.limit * PRODUCTION_DEFAULT_SHARE)}).`,
+    );
+  }
+  if (request.target !== undefined && request.target !== "url") {
+    notes.push(`${env} is production but the target is ${request.target}, not url: the rails hold all the same`);
+  }
+  return booking.length > 0;
 }
 
 /** The plan's peak load on one set of keys (the shape of request-estimate.ts's KeyPool). */

@@ -165,6 +165,11 @@ function calendar(client: ApiClient, type: ControlProductType, from: string, to:
   return shown;
 }
 
+/** Whether the plan's slot reads bookable right now (a seat given back since it was sold out). */
+function slotBookable(client: ApiClient, plan: Plan): boolean {
+  return calendar(client, plan.type, plan.date, plan.date).get(slotKey(plan.date, plan.timeslot))?.bookable === true;
+}
+
 function bookingOf(plan: Plan, adults: number, reference: string): BookingRequest {
   return {
     productTypeUuid: plan.type.uuid,
@@ -303,9 +308,7 @@ export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
     // The key without the feature confirms last, after a read of the slot of its own: a seat given back since the
     // first confirm (other clients keep booking and cancelling) lets it through on a correct service.
     const bookableBeforeWithout =
-      off && offUuid && withFeature.status === 422
-        ? calendar(on, plan.type, plan.date, plan.date).get(slotKey(plan.date, plan.timeslot))?.bookable === true
-        : false;
+      off !== undefined && offUuid !== undefined && withFeature.status === 422 && slotBookable(on, plan);
     const withoutFeature = off && offUuid ? confirmRaw(off, offUuid) : undefined;
     const base: AlternativesObservation = {
       productTypeUuid: plan.type.uuid,
