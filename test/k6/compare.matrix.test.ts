@@ -24,10 +24,13 @@ describe("release comparison at full size", { timeout: 240_000 }, () => {
     const slow = JSON.stringify({ default: base, routes: { priceListDate: { ...base, latencyFactor: 1.2 } } });
     const candidate = await runHarnessProcess([...run, `--faults ${slow}`, "--baseline", baseline.runDir ?? ""]);
     expect(candidate.exitCode, candidate.output).toBe(1);
+    // The benchmark's criterion: a latency percentile of priceListDate regressed, and nothing else flagged. Not p95 in
+    // particular: at 30 s its interval is about ±6%, so a +20% p95 whose baseline tail was noisy can be judged "no
+    // significant change" against the 10% tolerance, by design, while p50 (±1%) never misses.
     const changes = flagged(comparisonOf(candidate));
-    expect(changes.map((m) => m.id)).toContain("latency/priceListDate/p95");
+    expect(changes.map((m) => m.id)).toContainEqual(expect.stringMatching(/^latency\/priceListDate\/p\d+$/));
     expect(
-      changes.every((m) => m.subject === "priceListDate" && m.verdict === "regressed"),
+      changes.every((m) => m.group === "latency" && m.subject === "priceListDate" && m.verdict === "regressed"),
       JSON.stringify(changes),
     ).toBe(true);
   });
