@@ -132,10 +132,16 @@ describe("harness hooks check on the semantics the hooks document states", () =>
     });
   });
 
-  it("should fail caps dropped by a PUT of remaining alone and an advance refused for its fraction", async () => {
+  it("should fail caps dropped by a PUT of remaining alone, a refused remaining that applied, and an advance refused for its fraction", async () => {
     const result = await checkWith({
-      // A PUT without caps clears them.
-      inventorySet: (req) => req.forward(undefined, isRecord(req.body) ? { caps: null, ...req.body } : req.body),
+      // A PUT without caps clears them; remaining null or -1 is refused, but 5 seats set all the same.
+      inventorySet: async (req) => {
+        if (isRecord(req.body) && (req.body.remaining === null || req.body.remaining === -1)) {
+          await req.forward(undefined, { ...req.body, remaining: 5 });
+          return refusal(400, ERROR_CODES.invalidParams);
+        }
+        return req.forward(undefined, isRecord(req.body) ? { caps: null, ...req.body } : req.body);
+      },
       // advanceSeconds taken as an integer: a fraction is refused.
       clockChange: (req) =>
         isRecord(req.body) && typeof req.body.advanceSeconds === "number" && !Number.isInteger(req.body.advanceSeconds)
@@ -144,6 +150,7 @@ describe("harness hooks check on the semantics the hooks document states", () =>
     });
     expectFailures(result, {
       "inventorySet       caps:": /then a PUT of remaining alone \(it keeps the caps\), a booking .* answered 201/,
+      "inventorySet       a value": /reads remaining [0-5] after two refused PUTs, \d+ before them/,
       "clockChange        advanceSeconds takes": /advanceSeconds 0\.5 was answered 400 \(invalid_params\)/,
     });
   });
