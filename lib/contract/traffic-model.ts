@@ -16,6 +16,7 @@
  *   bookings are confirmed, some are cancelled, and some are left reserved to expire (abandoned carts).
  */
 import { SettingsError, type EndpointName } from "./index.ts";
+import type { FittedTraffic } from "./fitted-traffic.ts";
 
 /** The merged model's file in the run directory, read as is by every k6 process of the run. */
 export const TRAFFIC_FILE = "traffic.json";
@@ -26,6 +27,8 @@ export type Persona = (typeof PERSONAS)[number];
 export interface TrafficModel {
   /** Relative weights of the personas among iterations. */
   weights: Record<Persona, number>;
+  /** Personas fitted from access logs (`harness model fit`): when present, partner-mix walks these instead. */
+  fitted?: FittedTraffic;
   /** Seconds of think time between two calls of a journey, drawn evenly from [min, max]. */
   thinkTimeSeconds: { min: number; max: number };
   catalogueSync: {
