@@ -12,6 +12,12 @@ import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import type { EnvironmentRails } from "../lib/harness/plan/environment-rails.ts";
 import { readRunFile } from "../lib/harness/run-file/read-run-file.ts";
 import { resolveRunFile } from "../lib/harness/run-file/resolve-run-file.ts";
+import {
+  RUN_FILE_SETTINGS,
+  settingCli,
+  switchFromEnv,
+  type RunFileSetting,
+} from "../lib/harness/run-file/run-file-schema.ts";
 
 /** What the run file decided beyond plain option values. */
 export interface AppliedRunFile {
@@ -126,6 +132,11 @@ export async function applyRunFile(
     if (!option) refuse(`Failed to read the run file: ${where} is not a setting of harness run. Please remove it.`);
     const source = command.getOptionValueSource(name);
     if (source === "cli" || source === "env") continue;
+    const mirror = switchMirrorSet(name);
+    if (mirror !== undefined) {
+      sources[name] = mirror;
+      continue;
+    }
     command.setOptionValueWithSource(name, await optionValue(option, value, where), "config");
     sources[name] = where;
   }
@@ -145,6 +156,17 @@ export async function applyRunFile(
     ...optional("alternativesKeys", secret("alternativesKeys", resolved.alternativesKeys)),
     sources,
   };
+}
+
+/**
+ * A switch's HARNESS_* mirror when it is set (HARNESS_CHURN=0 included): commander does not read a switch's mirror
+ * (switchValue does, after this), so without this the run file's value would beat the variable.
+ */
+function switchMirrorSet(name: string): string | undefined {
+  if (!(RUN_FILE_SETTINGS as readonly string[]).includes(name)) return undefined;
+  const { cli, env } = settingCli(name as RunFileSetting);
+  if (cli.arg !== undefined || env === undefined) return undefined;
+  return switchFromEnv(process.env[env]) === undefined ? undefined : env;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

@@ -99,6 +99,21 @@ scenarios:
     expect(fromFlag.output).toMatch(/duration = "10s" {2}\(command line\)/);
   });
 
+  it("should take a switch's HARNESS_* variable over the run file, HARNESS_CHURN=0 included", async () => {
+    const file = runFile(`version: 1
+run: { scenarios: [partner-mix] }
+defaults: { churn: true }
+environments:
+  local: { target: embedded }
+`);
+    const fromFile = await dryRun(file, []);
+    expect(fromFile.output).toMatch(/churn = true {2}\(.*harness\.yaml defaults\)/);
+    expect(fromFile.output).toMatch(/^extensions: .*churn/m);
+    const off = await dryRun(file, [], { HARNESS_CHURN: "0" });
+    expect(off.exitCode, off.output).toBe(0);
+    expect(off.output).not.toMatch(/^extensions: .*churn/m);
+  });
+
   it("should name the line and column of a bad setting, and of a key written literally", async () => {
     const bad = await dryRun(
       runFile(`version: 1\nenvironments:\n  local:\n    target: embedded\n    ceiling: lots\n`),
