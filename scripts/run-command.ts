@@ -266,6 +266,7 @@ function readSettings(flags: RunFlags, scenarios: readonly string[], runFile: Ap
     outDirCheckOnly: flags.dryRun === true,
     keys: runFile.apiKeys,
     alternativesKeys: runFile.alternativesKeys,
+    controlToken: runFile.controlToken,
     serviceArgsCheck: serviceArgsProblem,
   });
 }

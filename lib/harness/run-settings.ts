@@ -58,6 +58,8 @@ export interface RunSettingsInput {
   keys?: readonly string[] | undefined;
   /** The alternatives keys themselves, from the run file's secret source. */
   alternativesKeys?: readonly string[] | undefined;
+  /** The control token, from the run file's secret source (--control-token wins when both are given). */
+  controlToken?: string | undefined;
   /** How --service-args are checked: by the service's own parser (scripts/run-command.ts hands it in). */
   serviceArgsCheck: ServiceArgsCheck;
 }
@@ -71,10 +73,10 @@ export interface DurationInput {
   capacityRates: readonly number[] | undefined;
 }
 
-/** What readTargetSpec needs: the target, whether --keys was given, and the target's own flags. */
+/** What readTargetSpec needs: the target, whether keys were given (--keys or the run file), and the target's flags. */
 export interface TargetInput {
   target: TargetKind;
-  keysFile: string | undefined;
+  keysGiven: boolean;
   targetFlags?: TargetFlags;
 }
 
@@ -481,8 +483,8 @@ function controlOf(flags: TargetFlags, what: string): { port: number | undefined
   return { port, token: flags.controlToken || undefined };
 }
 
-function requireKeys(keysFile: string | undefined, what: string): void {
-  if (keysFile === undefined) {
+function requireKeys(keysGiven: boolean, what: string): void {
+  if (!keysGiven) {
     refuse(
       `Failed to pick API keys: ${what} is not the reference service, so the harness cannot know its keys. Please pass --keys <file> (a JSON array or one key per line).`,
     );
@@ -546,7 +548,7 @@ async function readContainerSpec(
       refuse(`Failed to read --image ${image}: the harness needs the port its API listens on. Please pass --port.`);
     }
     refuseServiceArgs(serviceArgs, `the image ${image}`);
-    requireKeys(input.keysFile, `the image ${image}`);
+    requireKeys(input.keysGiven, `the image ${image}`);
   }
   if (flags.cpus !== undefined && flags.serviceCpus !== undefined && flags.cpus !== flags.serviceCpus) {
     refuse(
@@ -605,7 +607,7 @@ async function readComposeSpec(
     refuse("Failed to read --service-cpus: a compose stack's limits are its own. Please set them in the compose file.");
   }
   refuseServiceArgs(serviceArgs, "a compose stack");
-  requireKeys(input.keysFile, "a compose stack");
+  requireKeys(input.keysGiven, "a compose stack");
   if (flags.envFile) await readText(flags.envFile, "the env file", "give a readable file (--container-env-file)");
   return {
     file,
@@ -623,12 +625,12 @@ async function readComposeSpec(
 }
 
 /** The flags of a containerised target, as readTargetSpec takes them. */
-function targetFlagsOf(settings: SettingValues): TargetFlags {
+function targetFlagsOf(settings: SettingValues, runFileToken: string | undefined): TargetFlags {
   return {
     image: settings.image,
     port: settings.port,
     controlPort: settings.controlPort,
-    controlToken: settings.controlToken,
+    controlToken: settings.controlToken ?? runFileToken,
     env: settings.containerEnv,
     envFile: settings.containerEnvFile,
     waitHttp: settings.waitHttp,
@@ -671,7 +673,11 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
   const resolve = (file: string | undefined) => (file ? path.resolve(file) : undefined);
   const serviceArgs = await checkValues(input);
   const targetSpec = await readTargetSpec(
-    { target: settings.target, keysFile: settings.keys, targetFlags: targetFlagsOf(settings) },
+    {
+      target: settings.target,
+      keysGiven: settings.keys !== undefined || input.keys !== undefined,
+      targetFlags: targetFlagsOf(settings, input.controlToken),
+    },
     serviceArgs,
   );
   const sloFile = resolve(settings.slo);

@@ -114,6 +114,25 @@ environments:
     expect(off.output).not.toMatch(/^extensions: .*churn/m);
   });
 
+  it("should take a container target's keys and control token from the run file's secret sources", async () => {
+    const file = runFile(`version: 1
+run: { scenarios: [smoke] }
+environments:
+  staging:
+    target: container
+    image: example/partner-api:1
+    port: 8080
+    controlPort: 8081
+    keys: { env: ATD_TEST_KEYS }
+    controlToken: { env: ATD_TEST_CONTROL_TOKEN }
+`);
+    const env = { ATD_TEST_KEYS: "key-one-0001\nkey-two-0002", ATD_TEST_CONTROL_TOKEN: "token-0003" };
+    const result = await dryRun(file, [], env);
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.output).toMatch(/example\/partner-api:1/);
+    expect(result.output).not.toMatch(/token-0003|key-one-0001/);
+  });
+
   it("should name the line and column of a bad setting, and of a key written literally", async () => {
     const bad = await dryRun(
       runFile(`version: 1\nenvironments:\n  local:\n    target: embedded\n    ceiling: lots\n`),

@@ -31,7 +31,7 @@ const compose = file(
 
 /** The spec of these flags; `keysFile` null: no --keys. */
 function spec(target: TargetKind, flags: TargetFlags, keysFile: string | null = keys) {
-  return readTargetSpec({ target, keysFile: keysFile ?? undefined, targetFlags: flags }, []);
+  return readTargetSpec({ target, keysGiven: keysFile !== null, targetFlags: flags }, []);
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -150,7 +150,7 @@ describe("container target flags", () => {
 
   it("should refuse --service-args with another image (its settings are --container-env)", async () => {
     const message = await refusal(
-      readTargetSpec({ target: "container", keysFile: keys, targetFlags: { image: "a", port: "1" } }, ["--seed", "3"]),
+      readTargetSpec({ target: "container", keysGiven: true, targetFlags: { image: "a", port: "1" } }, ["--seed", "3"]),
     );
     expect(message).toMatch(/--service-args.*--container-env/);
   });
