@@ -91,6 +91,7 @@ program
   )
   .addOption(new Option("--name <name>", "name of the ConfigMap and TestRun (and the samples' testid)"))
   .addOption(settingOption("slo"))
+  .addOption(settingOption("traffic"))
   .addOption(new Option("--out <dir>", "where the manifests go").default(path.join(REPORTS_DIR, "k8s")))
   .action(
     async (
@@ -107,6 +108,7 @@ program
         starterImage?: string;
         name?: string;
         slo?: string;
+        traffic?: string;
         out: string;
       },
     ) => {
@@ -136,6 +138,7 @@ program
           name: flags.name,
           // slo.json only with --slo, as before: without it k6 uses the default table it knows.
           ...(flags.slo === undefined ? {} : { slo: plan.slo }),
+          ...(flags.traffic === undefined ? {} : { traffic: plan.traffic }),
         },
         path.resolve(flags.out),
       );

@@ -1,5 +1,5 @@
 /**
- * `harness k8s` takes --profile, --duration and --slo from the same settings table as `harness run`
+ * `harness k8s` takes --profile, --duration, --slo and --traffic from the same settings table as `harness run`
  * (lib/harness/run-file/run-file-schema.ts): the same default, the same HARNESS_* mirror, and the same checks, refused
  * with the same words and exit code before anything is written.
  */
@@ -32,6 +32,8 @@ describe("harness k8s and harness run, one settings table", () => {
     [["--profile", "heavy"]],
     [["--slo", tempFile("slo.json", { errorRatio: 0.005 })]],
     [["--slo", tempFile("slo.json", "{ not json")]],
+    [["--traffic", tempFile("traffic.json", "{ not json")]],
+    [["--traffic", tempFile("traffic.json", { weights: { shopper: -1 } })]],
   ])("should refuse %j with the same message and exit code in both commands", async (args) => {
     const [run, k8s] = await Promise.all([
       runHarnessProcess(["run", "smoke", ...args], { timeoutMs: 30_000 }),
@@ -40,7 +42,9 @@ describe("harness k8s and harness run, one settings table", () => {
     expect(run.exitCode, run.output).toBe(2);
     expect(k8s.exitCode, k8s.output).toBe(2);
     expect(refusalOf(k8s.output)).toBe(refusalOf(run.output));
-    expect(refusalOf(k8s.output)).toMatch(/^(Failed to read (--duration|the SLO file)|error: option '--profile)/);
+    expect(refusalOf(k8s.output)).toMatch(
+      /^(Failed to read (--duration|the SLO file|the traffic model)|error: option '--profile)/,
+    );
   });
 
   it("should take the same default profile (smoke) and the same HARNESS_PROFILE mirror", async () => {
@@ -58,5 +62,35 @@ describe("harness k8s and harness run, one settings table", () => {
     expect(manifestProfile(k8s.output)).toBe("smoke");
     expect(runEnv.output).toMatch(/\(profile average\b/);
     expect(manifestProfile(k8sEnv.output)).toBe("average");
+  });
+
+  it("should ship the traffic model merged as harness run merges it, and read by the runners", async () => {
+    const traffic = tempFile("traffic.json", { weights: { shopper: 2 } });
+    const k8s = await runHarnessProcess(
+      [
+        "k8s",
+        "partner-mix",
+        "--base-url",
+        "http://api:8080",
+        "--parallelism",
+        "1",
+        "--name",
+        "atd-traffic",
+        "--traffic",
+        traffic,
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(k8s.exitCode, k8s.output).toBe(0);
+    const file = /manifests: (\S+)/.exec(k8s.output)?.[1] ?? "";
+    const [configMap, testRun] = parseAllDocuments(readFileSync(path.resolve(REPO_ROOT, file), "utf8")).map(
+      (d) => d.toJS() as Record<string, never>,
+    );
+    const shipped = JSON.parse((configMap as { data: Record<string, string> }).data["traffic.json"] ?? "{}") as {
+      weights: Record<string, number>;
+    };
+    expect(shipped.weights).toEqual({ catalogueSync: 0.15, shopper: 2, booker: 0.15, backOffice: 0.1 });
+    const env = (testRun as { spec: { runner: { env: { name: string; value?: string }[] } } }).spec.runner.env;
+    expect(env.find((e) => e.name === "ATD_TRAFFIC_FILE")?.value).toBe("traffic.json");
   });
 });

@@ -23,6 +23,7 @@
 import { stringify } from "yaml";
 import { K6_ENV } from "../../contract/index.ts";
 import { SLO_FILE, type SloTable } from "../../contract/slo.ts";
+import { TRAFFIC_FILE, type TrafficModel } from "../../contract/traffic-model.ts";
 
 export interface K6OperatorRequest {
   scenario: string;
@@ -49,6 +50,8 @@ export interface K6OperatorRequest {
    * ConfigMap, which k6 reads as is. Undefined: no --slo, k6 judges by the default table.
    */
   slo?: SloTable;
+  /** The traffic model with --traffic merged, shipped whole the same way (traffic.json). Undefined: the default model. */
+  traffic?: TrafficModel;
 }
 
 export type Manifest = Record<string, unknown>;
@@ -77,6 +80,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
     ...(request.duration ? [{ name: K6_ENV.duration, value: request.duration }] : []),
     { name: K6_ENV.summaryPath, value: "/tmp/k6-summary.json" },
     ...(request.slo === undefined ? [] : [{ name: K6_ENV.sloFile, value: SLO_FILE }]),
+    ...(request.traffic === undefined ? [] : [{ name: K6_ENV.trafficFile, value: TRAFFIC_FILE }]),
     {
       name: K6_ENV.apiKeys,
       valueFrom: { secretKeyRef: { name: request.keysSecret.name, key: request.keysSecret.key } },
@@ -102,6 +106,7 @@ export function k6OperatorManifests(request: K6OperatorRequest): Manifest[] {
       data: {
         [file]: request.script,
         ...(request.slo === undefined ? {} : { [SLO_FILE]: JSON.stringify(request.slo) }),
+        ...(request.traffic === undefined ? {} : { [TRAFFIC_FILE]: JSON.stringify(request.traffic) }),
       },
     },
     {

@@ -1,12 +1,13 @@
 /**
  * `harness k8s`'s plan: its settings checked as `harness run` checks them (the same words, exit 2) and derived by the
- * same derivePlan, so the manifests carry the profile, duration and merged SLO table a local run would use.
+ * same derivePlan, so the manifests carry the profile, duration, merged SLO table and traffic model a local run would
+ * use.
  */
 import { DEFAULT_SLO } from "../../contract/slo.ts";
 import { DEFAULT_TRAFFIC_MODEL } from "../../contract/traffic-model.ts";
 import { settingsTextId } from "../compare/run-digest.ts";
 import { derivePlan, type RunPlan } from "../plan/run-plan.ts";
-import { checkDuration, readSloFile } from "../run-settings.ts";
+import { checkDuration, readSloFile, readTrafficFile } from "../run-settings.ts";
 
 /** The settings `harness k8s` shares with `harness run`, as the table parsed them. */
 export interface K8sSettings {
@@ -15,6 +16,8 @@ export interface K8sSettings {
   duration?: string | undefined;
   /** --slo: the override file; undefined: the default table (and no slo.json in the ConfigMap). */
   slo?: string | undefined;
+  /** --traffic: the traffic model override; undefined: the default model (and no traffic.json in the ConfigMap). */
+  traffic?: string | undefined;
 }
 
 /** The scenario's plan for the cluster: the runner pods reach the target at --base-url (a url target). */
@@ -30,12 +33,13 @@ export async function k8sPlanOf(
     capacityRates: undefined,
   });
   const slo = settings.slo === undefined ? undefined : await readSloFile(resolve(settings.slo));
+  const traffic = settings.traffic === undefined ? undefined : await readTrafficFile(resolve(settings.traffic));
   const defaultId = settingsTextId(undefined);
   return derivePlan(
     {
       slo: slo?.slo ?? DEFAULT_SLO,
-      traffic: DEFAULT_TRAFFIC_MODEL,
-      ids: { sloTable: slo?.id ?? defaultId, trafficModel: defaultId },
+      traffic: traffic?.traffic ?? DEFAULT_TRAFFIC_MODEL,
+      ids: { sloTable: slo?.id ?? defaultId, trafficModel: traffic?.id ?? defaultId },
       container: undefined,
       compose: undefined,
     },
