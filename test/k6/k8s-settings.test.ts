@@ -84,7 +84,7 @@ describe("harness k8s and harness run, one settings table", () => {
     expect(k8s.exitCode, k8s.output).toBe(0);
     const file = /manifests: (\S+)/.exec(k8s.output)?.[1] ?? "";
     const [configMap, testRun] = parseAllDocuments(readFileSync(path.resolve(REPO_ROOT, file), "utf8")).map(
-      (d) => d.toJS() as Record<string, never>,
+      (d) => d.toJS() as unknown,
     );
     const shipped = JSON.parse((configMap as { data: Record<string, string> }).data["traffic.json"] ?? "{}") as {
       weights: Record<string, number>;
