@@ -4,6 +4,7 @@
  * Runs without chaos, and summaries written before this field existed, are left as they are.
  */
 import { isRecord } from "../../contract/index.ts";
+import type { ExtensionReport } from "../reports/report-pieces.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import type { ScenarioVerdict } from "../verdict.ts";
 
@@ -33,3 +34,6 @@ export function annotateActiveFaults(summary: AnnotatedVerdicts): void {
     }
   }
 }
+
+/** The network chaos extension's piece of the reports (reports/report-pieces.ts): the faults in effect on failures. */
+export const networkChaosReport: ExtensionReport = { extension: NETWORK_CHAOS, annotate: annotateActiveFaults };

@@ -9,7 +9,7 @@ import type { ExitCode } from "../exit-codes.ts";
 import { formatObserved } from "./format-observed.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import type { Outcome, ScenarioVerdict } from "../verdict.ts";
-import { annotateActiveFaults } from "../chaos/active-faults.ts";
+import { EXTENSION_REPORTS } from "../extension-reports.ts";
 import { environmentLine, type EnvironmentReport } from "../plan/rails.ts";
 
 export interface RunSummary {
@@ -99,7 +99,7 @@ export const SUMMARY_FILE = "summary.json";
 export async function writeSummary(runDir: string, summary: RunSummary): Promise<string> {
   const file = path.join(runDir, SUMMARY_FILE);
   // Before anything is written or rendered, so summary.json, the table and the other reports agree.
-  annotateActiveFaults(summary);
+  for (const report of EXTENSION_REPORTS) report.annotate?.(summary);
   await writeFile(file, `${JSON.stringify(summary, null, 2)}\n`);
   return file;
 }
