@@ -20,7 +20,7 @@
 import { isRecord } from "../../contract/index.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import { PLOTS_FIGURE } from "./extension-plots.ts";
-import { msToSeconds } from "./threshold-units.ts";
+import { msToSeconds } from "./ms-to-seconds.ts";
 
 export type SeriesLabels = Readonly<Record<string, string>>;
 

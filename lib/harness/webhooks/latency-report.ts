@@ -1,13 +1,14 @@
 /**
- * The webhook sink's piece of report.html (reports/report-pieces.ts): its delivery latency histogram drawn first among
- * the plots with a table of percentiles per event type, or, where the run asked for the sink and no histogram came
- * back, a note saying so (the sink's own section says why).
+ * The webhook sink's piece of the reports (reports/report-pieces.ts): its delivery latency histogram drawn first among
+ * report.html's plots with a table of percentiles per event type, or, where the run asked for the sink and no
+ * histogram came back, a note saying so (the sink's own section says why); and its latency thresholds' unit.
  */
 import { isScenarioName, scenarioSpec } from "../../contract/scenarios.ts";
 import { seriesOf, type HistogramSeries } from "../reports/extension-series.ts";
 import type { ExtensionReport, ReportedRun, ReportSection } from "../reports/report-pieces.ts";
 import { WEBHOOK_LATENCY_SERIES } from "./latency-series.ts";
 import { WEBHOOK_SINK_EXTENSION } from "./types.ts";
+import { WEBHOOK_METRICS } from "./verdict.ts";
 
 /** Whether the run asked for the webhook sink (it ran, was skipped, or a scenario of the run needs it). */
 function askedForWebhooks(run: ReportedRun): boolean {
@@ -50,5 +51,7 @@ function latencySections(run: ReportedRun): ReportSection[] {
 
 export const webhookSinkReport: ExtensionReport = {
   extension: WEBHOOK_SINK_EXTENSION,
+  // Delivery latency thresholds (p(95)<2000) are in milliseconds, as k6's are.
+  millisecondMetrics: [WEBHOOK_METRICS.latency],
   sections: latencySections,
 };
