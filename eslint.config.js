@@ -107,10 +107,11 @@ export default tseslint.config(
     },
   },
   {
-    // Functions stay short enough to read in one screen (the project's guide); data literals that are long by nature
-    // say so with an eslint-disable comment of their own. Tests are exempt: a describe block is a list of cases.
+    // Functions stay short enough to read in one screen (the project's guide), counted whole: comments and blank lines
+    // are read too. Data literals that are long by nature say so with an eslint-disable comment of their own. Tests
+    // are exempt: a describe block is a list of cases.
     files: ["lib/**/*.ts", "service/**/*.ts", "scenarios/**/*.ts", "scripts/**/*.ts", "bench/**/*.ts"],
-    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }] },
+    rules: { "max-lines-per-function": ["error", { max: 80, IIFEs: true }] },
   },
   { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
 );

@@ -12,7 +12,12 @@ import { serviceArgsProblem } from "../service/options.ts";
 import { EXIT, HarnessError } from "../lib/harness/exit-codes.ts";
 import { handleStopSignals } from "../lib/harness/interrupt.ts";
 import type { RunRequest } from "../lib/harness/run/run-request.ts";
-import { RUN_FILE_SETTINGS, switchValue, type SettingValues } from "../lib/harness/run-file/run-file-schema.ts";
+import {
+  RUN_FILE_SETTINGS,
+  switchValue,
+  withSwitches,
+  type SettingValues,
+} from "../lib/harness/run-file/run-file-schema.ts";
 import { settingOptions } from "./setting-options.ts";
 import { applyRunFile, type AppliedRunFile } from "./run-file-options.ts";
 import type { CoverageLevel } from "../lib/harness/coverage.ts";
@@ -333,23 +338,14 @@ function runRequestOf(checked: CheckedRun, flags: RunFlags, signal: AbortSignal)
     prometheusRw: flags.prometheusRw,
     segments: flags.segments,
     ...(plan.capacityRates === undefined ? {} : { capacityRates: plan.capacityRates }),
+    // Each extension reads its own settings from these (lib/harness/extension-plan.ts).
     extensions: checked.modules.extensionsFor({
       scenarios,
-      segments: flags.segments,
-      webhooks: {
-        enabled: checked.webhooks,
-        listen: chaos.webhookListen,
-        publicUrl: chaos.webhookUrl,
-        misbehaveShare: flags.webhookMisbehave,
-        refusals: flags.webhookRefusals,
-        registerCommand: flags.webhookRegisterCmd,
-        registrationWaitSeconds: flags.webhookRegistrationWait,
-      },
+      values: withSwitches(flags),
       slo: plan.slo,
-      churn: { enabled: checked.churn, config: settings.churn },
-      chaos: chaos.chaos,
-      soak: { rules: settings.soakRules, plannedSeconds: plan.lengths.get("soak")?.seconds },
-      capacity: { duration: flags.duration, safeShare: flags.capacitySafeShare, rates: flags.capacityRates },
+      lengths: plan.lengths,
+      checked: settings,
+      chaos,
     }),
     k6Settings: plan.k6Settings,
     allowSkips: switchValue("allowSkips", flags.allowSkips) ?? false,

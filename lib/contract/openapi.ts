@@ -337,9 +337,8 @@ const RESPONSE_NAMES: Readonly<Record<string, string>> = {
   "500": "InternalError",
 };
 
-// eslint-disable-next-line max-lines-per-function -- a data literal: the OpenAPI document, one schema per block in spec order.
-export function partnerApiDocument(): OpenApiDocument {
-  // Building blocks, created once so that withRefs can name them.
+/** The small schemas the others are built of, created once so that withRefs can name them (by identity). */
+function buildingBlocks() {
   const Link = s.object(
     { rel: s.string(), href: s.string(), method: s.string() },
     {},
@@ -368,6 +367,13 @@ export function partnerApiDocument(): OpenApiDocument {
   const status = s.enumOf(BOOKING_STATUSES, {
     description: "The booking states of docs/contract-gaps.md (Booking states).",
   });
+  return { Link, Links, SelfLinks, Translated, Pagination, TimeslotAvailability, status, ...alternativesSchemas() };
+}
+
+type Blocks = ReturnType<typeof buildingBlocks>;
+
+/** Spec 2.11 and 7.2: the alternatives a 422 prices_mismatch may carry. */
+function alternativesSchemas() {
   const AlternativeTimeslot = s.object(
     { timeslot: wire.timeslot(), qty: s.integer({ minimum: 0 }) },
     {},
@@ -393,6 +399,11 @@ export function partnerApiDocument(): OpenApiDocument {
     {},
     { closed: true, description: "Spec 2.11 and 7.2." },
   );
+  return { AlternativeTimeslot, NearbyDate, Alternatives };
+}
+
+/** Spec 2.10 and 4.3: the booking request and its customer and options. */
+function bookingRequestSchemas() {
   const { textMaxLength, quantityMax, partnerReferenceMaxLength } = BOOKING_REQUEST_LIMITS;
   // Text that must say something: not empty, not only spaces.
   const text = (keywords: Json = {}) => s.string({ pattern: "\\S", maxLength: textMaxLength, ...keywords });
@@ -439,11 +450,15 @@ export function partnerApiDocument(): OpenApiDocument {
         "limits, seats) is 422 invalid_data, not 400.",
     },
   );
+  return { Customer, SelectedOption, BookingRequest };
+}
 
-  const common = {
+/** The types of the keys every resource may hold (spec Part 2), for keySet. */
+function commonKeyTypes(b: Blocks) {
+  return {
     uuid: wire.uuid().json,
     title: s.string().json,
-    "*Translated": Translated.json,
+    "*Translated": b.Translated.json,
     updatedAt: wire.timestamp().json,
     createdAt: wire.timestamp().json,
     validFrom: wire.date().json,
@@ -452,8 +467,24 @@ export function partnerApiDocument(): OpenApiDocument {
     currency: wire.currency().json,
     typeName: s.string().json,
     typeUuid: wire.uuid().json,
-    links: Links.json,
+    links: b.Links.json,
   };
+}
+
+type CommonKeyTypes = ReturnType<typeof commonKeyTypes>;
+
+/** The detail's data: the whole detail without `fields`, the keys asked for with it. */
+function detailOrFields(whole: JsonSchema, sparse: JsonSchema): JsonSchema {
+  return {
+    anyOf: [whole, sparse],
+    description:
+      "Without `fields`, the whole detail (every key); with it, only uuid, links and the keys asked for. OpenAPI " +
+      "cannot tie a response to a parameter, so a validator accepts either.",
+  };
+}
+
+/** Spec 2.1 to 2.4: products and product types, listed, in detail, and as an answer to `fields`. */
+function productSchemas(common: CommonKeyTypes) {
   const ProductListItem = keySet(PRODUCT_LIST_ITEM_KEYS, common, { exact: true, description: "Spec 2.1." });
   const ProductDetail = keySet(PRODUCT_DETAIL_KEYS, common, {
     exact: true,
@@ -481,19 +512,24 @@ export function partnerApiDocument(): OpenApiDocument {
     forbidden: PRODUCT_TYPE_DETAIL_FORBIDDEN_KEYS,
     description: fieldsOf("ProductTypeDetail"),
   });
-  /** The detail's data: the whole detail without `fields`, the keys asked for with it. */
-  const detailOrFields = (whole: JsonSchema, sparse: JsonSchema): JsonSchema => ({
-    anyOf: [whole, sparse],
-    description:
-      "Without `fields`, the whole detail (every key); with it, only uuid, links and the keys asked for. OpenAPI " +
-      "cannot tie a response to a parameter, so a validator accepts either.",
-  });
+  return {
+    ProductListItem,
+    ProductDetail,
+    ProductTypeSummary,
+    ProductTypeDetail,
+    ProductDetailFields,
+    ProductTypeDetailFields,
+  };
+}
+
+/** Spec 2.5 to 2.9: prices, bookings and vouchers. */
+function priceAndBookingSchemas(b: Blocks, common: CommonKeyTypes) {
   const priceTyped = {
     ...common,
     date: wire.date().json,
     weekday: s.string().json,
     available: s.boolean().json,
-    timeslots: s.array(TimeslotAvailability, { description: "Empty for non-timeslotted product types." }).json,
+    timeslots: s.array(b.TimeslotAvailability, { description: "Empty for non-timeslotted product types." }).json,
     options: s.array(s.any()).json,
   };
   const PriceListEntry = keySet(PRICE_LIST_ENTRY_KEYS, priceTyped, { exact: true, description: "Spec 2.5." });
@@ -501,7 +537,7 @@ export function partnerApiDocument(): OpenApiDocument {
   const bookingTyped = {
     ...common,
     code: s.string().json,
-    status: status.json,
+    status: b.status.json,
     adults: s.integer({ minimum: 1 }).json,
     options: s.array(s.any()).json,
     partner_reference: s.nullable(s.string()).json,
@@ -529,6 +565,11 @@ export function partnerApiDocument(): OpenApiDocument {
     },
     { exact: true, description: "Spec 2.9; its file links need authorization." },
   );
+  return { PriceListEntry, SingleDatePrice, BookingListItem, BookingDetail, VoucherFile };
+}
+
+/** What the spec does not show the shape of (2.12): restrictions, config, OPTIONS; and the error envelope. */
+function openSchemas(b: Blocks) {
   const Restrictions = s.object(
     {},
     {
@@ -564,83 +605,101 @@ export function partnerApiDocument(): OpenApiDocument {
   );
   const ErrorEnvelope = errorEnvelope(
     s.string().json,
-    Links.json,
+    b.Links.json,
     "The envelope of every failure (docs/contract-gaps.md, Wire format and error codes).",
   );
+  return { Restrictions, Config, SelfDescription, ErrorEnvelope };
+}
 
+/** Every schema of the partner API, built once; `named` in the order components.schemas lists them. */
+function partnerSchemas() {
+  const b = buildingBlocks();
+  const common = commonKeyTypes(b);
+  const products = productSchemas(common);
+  const bookings = priceAndBookingSchemas(b, common);
+  const request = bookingRequestSchemas();
+  const open = openSchemas(b);
   const named: Record<string, JsonSchema> = {
-    Link: Link.json,
-    Links: Links.json,
-    SelfLinks: SelfLinks.json,
-    Translated: Translated.json,
-    Pagination: Pagination.json,
-    ProductListItem,
-    ProductDetail,
-    ProductTypeSummary,
-    ProductTypeDetail,
-    ProductDetailFields,
-    ProductTypeDetailFields,
-    TimeslotAvailability: TimeslotAvailability.json,
-    PriceListEntry,
-    SingleDatePrice,
-    BookingListItem,
-    BookingDetail,
-    VoucherFile,
-    Customer: Customer.json,
-    SelectedOption: SelectedOption.json,
-    BookingRequest: BookingRequest.json,
-    Alternatives: Alternatives.json,
-    AlternativeTimeslot: AlternativeTimeslot.json,
-    NearbyDate: NearbyDate.json,
-    Restrictions: Restrictions.json,
-    Config: Config.json,
-    SelfDescription: SelfDescription.json,
-    ErrorEnvelope,
+    Link: b.Link.json,
+    Links: b.Links.json,
+    SelfLinks: b.SelfLinks.json,
+    Translated: b.Translated.json,
+    Pagination: b.Pagination.json,
+    ...products,
+    TimeslotAvailability: b.TimeslotAvailability.json,
+    ...bookings,
+    Customer: request.Customer.json,
+    SelectedOption: request.SelectedOption.json,
+    BookingRequest: request.BookingRequest.json,
+    Alternatives: b.Alternatives.json,
+    AlternativeTimeslot: b.AlternativeTimeslot.json,
+    NearbyDate: b.NearbyDate.json,
+    Restrictions: open.Restrictions.json,
+    Config: open.Config.json,
+    SelfDescription: open.SelfDescription.json,
+    ErrorEnvelope: open.ErrorEnvelope,
   };
+  return { b, products, bookings, request, open, named };
+}
 
+type PartnerSchemas = ReturnType<typeof partnerSchemas>;
+
+/** The envelopes of docs/contract-gaps.md (Lists and pagination) around a resource's schema. */
+function envelopes(b: Blocks) {
   const list = (item: JsonSchema): JsonSchema => ({
     type: "object",
     description: "The list envelope (docs/contract-gaps.md, Lists and pagination).",
     required: ["data", "meta", "links"],
     properties: {
       data: { type: "array", items: item },
-      meta: { type: "object", required: ["pagination"], properties: { pagination: Pagination.json } },
-      links: SelfLinks.json,
+      meta: { type: "object", required: ["pagination"], properties: { pagination: b.Pagination.json } },
+      links: b.SelfLinks.json,
     },
   });
   const detail = (data: JsonSchema): JsonSchema => ({
     type: "object",
     description: "The detail envelope (docs/contract-gaps.md, Lists and pagination).",
     required: ["data", "links"],
-    properties: { data, links: SelfLinks.json },
+    properties: { data, links: b.SelfLinks.json },
   });
   const collection = (item: JsonSchema): JsonSchema => ({
     type: "object",
     description: "An object `data` holding the items, with links, without pagination (spec 4.0, 4.3).",
     required: ["data", "links"],
-    properties: { data: { type: "array", items: item }, links: SelfLinks.json },
+    properties: { data: { type: "array", items: item }, links: b.SelfLinks.json },
   });
-  const successOf: Record<EndpointName, JsonSchema | "file"> = {
-    products: list(ProductListItem),
-    product: detail(detailOrFields(ProductDetail, ProductDetailFields)),
-    productRestrictions: detail(Restrictions.json),
-    productTypes: list(ProductTypeSummary),
-    productType: detail(detailOrFields(ProductTypeDetail, ProductTypeDetailFields)),
-    priceList: list(PriceListEntry),
-    priceListDate: detail(SingleDatePrice),
+  return { list, detail, collection };
+}
+
+/** Each endpoint's success body (a voucher file is a PDF). */
+function successSchemas(all: PartnerSchemas): Record<EndpointName, JsonSchema | "file"> {
+  const { list, detail, collection } = envelopes(all.b);
+  const p = all.products;
+  const { BookingDetail } = all.bookings;
+  return {
+    products: list(p.ProductListItem),
+    product: detail(detailOrFields(p.ProductDetail, p.ProductDetailFields)),
+    productRestrictions: detail(all.open.Restrictions.json),
+    productTypes: list(p.ProductTypeSummary),
+    productType: detail(detailOrFields(p.ProductTypeDetail, p.ProductTypeDetailFields)),
+    priceList: list(all.bookings.PriceListEntry),
+    priceListDate: detail(all.bookings.SingleDatePrice),
     bookingCreate: detail(BookingDetail),
-    bookings: list(BookingListItem),
+    bookings: list(all.bookings.BookingListItem),
     booking: detail(BookingDetail),
     bookingConfirm: detail(BookingDetail),
     bookingCancel: detail(BookingDetail),
-    vouchers: collection(VoucherFile),
+    vouchers: collection(all.bookings.VoucherFile),
     voucherFile: "file",
-    config: detail(Config.json),
+    config: detail(all.open.Config.json),
   };
+}
 
+/** components.responses: one per error of ERROR_RESPONSES, with the 429's rate-limit headers and the 405's Allow. */
+function errorResponsesOf(b: Blocks): Json {
   const errorResponses: Json = {};
   for (const [key, e] of Object.entries(ERROR_RESPONSES)) {
-    const alternatives = key === "422PricesMismatch" ? { alternatives: Alternatives.json } : {};
+    const alternatives = key === "422PricesMismatch" ? { alternatives: b.Alternatives.json } : {};
     const body = {
       type: "object",
       required: ["code", "message", "http_code"],
@@ -665,39 +724,49 @@ export function partnerApiDocument(): OpenApiDocument {
     errorResponses[RESPONSE_NAMES[key] ?? key] = {
       description: `${e.codes.join(" or ")}: ${e.description}`,
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      content: { "application/json": { schema: errorEnvelope(body, Links.json, undefined) } },
+      content: { "application/json": { schema: errorEnvelope(body, b.Links.json, undefined) } },
     };
   }
+  return errorResponses;
+}
 
+/** An endpoint's success responses: 200 (and 201 for bookingCreate), its rate-limit headers, its body. */
+function successResponses(name: EndpointName, success: JsonSchema | "file"): Json {
+  const responses: Json = {};
+  const okStatuses = name === "bookingCreate" ? ["201", "200"] : ["200"];
+  for (const code of okStatuses) {
+    responses[code] = {
+      description:
+        code === "201"
+          ? "The booking was created, reserved (the reference service answers 201)."
+          : code === "200" && name === "bookingCreate"
+            ? "The booking was created (the spec does not fix the success status; 200 is accepted too)."
+            : "Success.",
+      ...(ENDPOINTS[name].rateLimited
+        ? {
+            headers: {
+              [HEADERS.rateLimitLimit]: ref("headers", "RateLimitLimit"),
+              [HEADERS.rateLimitRemaining]: ref("headers", "RateLimitRemaining"),
+              [HEADERS.rateLimitReset]: ref("headers", "RateLimitReset"),
+            },
+          }
+        : {}),
+      content:
+        success === "file"
+          ? { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } }
+          : { "application/json": { schema: success } },
+    };
+  }
+  return responses;
+}
+
+/** Every endpoint's operation under its path, then OPTIONS on every path. */
+function partnerPaths(all: PartnerSchemas): Json {
+  const successOf = successSchemas(all);
   const paths: Json = {};
   for (const name of ENDPOINT_NAMES) {
     const spec = ENDPOINTS[name];
-    const success = successOf[name];
-    const responses: Json = {};
-    const okStatuses = name === "bookingCreate" ? ["201", "200"] : ["200"];
-    for (const code of okStatuses) {
-      responses[code] = {
-        description:
-          code === "201"
-            ? "The booking was created, reserved (the reference service answers 201)."
-            : code === "200" && name === "bookingCreate"
-              ? "The booking was created (the spec does not fix the success status; 200 is accepted too)."
-              : "Success.",
-        ...(spec.rateLimited
-          ? {
-              headers: {
-                [HEADERS.rateLimitLimit]: ref("headers", "RateLimitLimit"),
-                [HEADERS.rateLimitRemaining]: ref("headers", "RateLimitRemaining"),
-                [HEADERS.rateLimitReset]: ref("headers", "RateLimitReset"),
-              },
-            }
-          : {}),
-        content:
-          success === "file"
-            ? { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } }
-            : { "application/json": { schema: success } },
-      };
-    }
+    const responses = successResponses(name, successOf[name]);
     for (const key of ["401", ...errorStatusesOf(name), "405", "500"]) {
       const status = ERROR_RESPONSES[key]?.status ?? key;
       if (responses[status] !== undefined) continue;
@@ -710,14 +779,24 @@ export function partnerApiDocument(): OpenApiDocument {
       "x-atd-rate-limited": spec.rateLimited,
       parameters: parametersOf(name),
       ...(name === "bookingCreate"
-        ? { requestBody: { required: true, content: { "application/json": { schema: BookingRequest.json } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: all.request.BookingRequest.json } },
+            },
+          }
         : {}),
       responses: sortedResponses(responses),
     };
     const item = (paths[spec.path] ??= {}) as Json;
     item[spec.method.toLowerCase()] = operation;
   }
-  // OPTIONS on every path (docs/contract-gaps.md, OPTIONS): the path describes itself.
+  addOptions(paths, envelopes(all.b).detail(all.open.SelfDescription.json));
+  return paths;
+}
+
+/** OPTIONS on every path (docs/contract-gaps.md, OPTIONS): the path describes itself. */
+function addOptions(paths: Json, selfDescription: JsonSchema): void {
   for (const item of Object.values(paths) as Json[]) {
     const first = Object.values(item)[0] as Json;
     // Any segment: OPTIONS describes the path, not a resource, so it answers 200 whatever the segment holds.
@@ -733,33 +812,67 @@ export function partnerApiDocument(): OpenApiDocument {
         "200": {
           description: "The self-description, with an Allow header.",
           headers: { Allow: ref("headers", "Allow") },
-          content: { "application/json": { schema: detail(SelfDescription.json) } },
+          content: { "application/json": { schema: selfDescription } },
         },
         "401": ref("responses", "Unauthorized"),
         "404": ref("responses", "NotFound"),
       },
     };
   }
+}
 
-  const { schemas, names } = components(named);
+const PARTNER_INFO = {
+  title: "Attractions, tours and activities partner API",
+  version: "2.1",
+  description:
+    "The partner API of interface-spec.md with the gaps filled as docs/contract-gaps.md says, generated from " +
+    "lib/contract (scripts/openapi.ts; do not edit by hand). Key sets are spec Part 2's: `required` and, where " +
+    "the spec's set is exact, `additionalProperties: false`; `false` marks a key the spec forbids. Types are " +
+    "given only where the spec or docs/contract-gaps.md fixes them. Parameters and fields marked " +
+    "`x-atd-level: reference` are the reference service's own choices. Every bound, enum and pattern of a " +
+    "parameter or body is enforced: a value outside it is 400 (a query parameter given empty, `?name=`, " +
+    "included), except what the descriptions name (a body that cannot be booked is 422). What a schema cannot " +
+    "say is in the descriptions: the price calendar's six months, `fields` choosing the keys of a detail. " +
+    "The reference service serves this " +
+    `document at GET ${PARTNER_API_DOCUMENT_PATH} on the API listener, with the key like every path.`,
+};
+
+/** components.headers: the rate-limit headers of spec Part 8 and docs/contract-gaps.md, and Allow. */
+function partnerHeaders(): Json {
   const limitHeader = (description: string, schema: Json) => ({ description, required: true, schema });
   return {
-    openapi: OPENAPI_VERSION,
-    info: {
-      title: "Attractions, tours and activities partner API",
-      version: "2.1",
-      description:
-        "The partner API of interface-spec.md with the gaps filled as docs/contract-gaps.md says, generated from " +
-        "lib/contract (scripts/openapi.ts; do not edit by hand). Key sets are spec Part 2's: `required` and, where " +
-        "the spec's set is exact, `additionalProperties: false`; `false` marks a key the spec forbids. Types are " +
-        "given only where the spec or docs/contract-gaps.md fixes them. Parameters and fields marked " +
-        "`x-atd-level: reference` are the reference service's own choices. Every bound, enum and pattern of a " +
-        "parameter or body is enforced: a value outside it is 400 (a query parameter given empty, `?name=`, " +
-        "included), except what the descriptions name (a body that cannot be booked is 422). What a schema cannot " +
-        "say is in the descriptions: the price calendar's six months, `fields` choosing the keys of a detail. " +
-        "The reference service serves this " +
-        `document at GET ${PARTNER_API_DOCUMENT_PATH} on the API listener, with the key like every path.`,
+    RateLimitLimit: limitHeader(`The allowance per window (spec Part 8: ${RATE_LIMIT.limit}).`, {
+      type: "integer",
+      minimum: 1,
+    }),
+    RateLimitRemaining: limitHeader("Requests left in the current window.", { type: "integer", minimum: 0 }),
+    RateLimitRemainingZero: limitHeader("0 (spec 7.1).", { type: "integer", const: 0 }),
+    RateLimitReset: {
+      description: "UNIX seconds at which the allowance resets (docs/contract-gaps.md, Rate limit).",
+      required: false,
+      schema: { type: "integer", minimum: 0 },
     },
+    RateLimitResetRequired: limitHeader("UNIX seconds at which a retry is possible (spec 7.1).", {
+      type: "integer",
+      minimum: 0,
+    }),
+    RetryAfter: limitHeader("Whole seconds to wait, at least 1 (docs/contract-gaps.md, Rate limit).", {
+      type: "integer",
+      minimum: 1,
+    }),
+    Allow: limitHeader("The methods the path offers.", { type: "string" }),
+  };
+}
+
+/** The partner API's document, composed from the parts above. */
+export function partnerApiDocument(): OpenApiDocument {
+  const all = partnerSchemas();
+  const paths = partnerPaths(all);
+  const errorResponses = errorResponsesOf(all.b);
+  const { schemas, names } = components(all.named);
+  return {
+    openapi: OPENAPI_VERSION,
+    info: PARTNER_INFO,
     servers: [
       {
         url: "{base_url}",
@@ -786,28 +899,7 @@ export function partnerApiDocument(): OpenApiDocument {
       },
       schemas,
       parameters: withRefs(partnerParameters(), names),
-      headers: {
-        RateLimitLimit: limitHeader(`The allowance per window (spec Part 8: ${RATE_LIMIT.limit}).`, {
-          type: "integer",
-          minimum: 1,
-        }),
-        RateLimitRemaining: limitHeader("Requests left in the current window.", { type: "integer", minimum: 0 }),
-        RateLimitRemainingZero: limitHeader("0 (spec 7.1).", { type: "integer", const: 0 }),
-        RateLimitReset: {
-          description: "UNIX seconds at which the allowance resets (docs/contract-gaps.md, Rate limit).",
-          required: false,
-          schema: { type: "integer", minimum: 0 },
-        },
-        RateLimitResetRequired: limitHeader("UNIX seconds at which a retry is possible (spec 7.1).", {
-          type: "integer",
-          minimum: 0,
-        }),
-        RetryAfter: limitHeader("Whole seconds to wait, at least 1 (docs/contract-gaps.md, Rate limit).", {
-          type: "integer",
-          minimum: 1,
-        }),
-        Allow: limitHeader("The methods the path offers.", { type: "string" }),
-      },
+      headers: partnerHeaders(),
       responses: withRefs(errorResponses, names),
     },
   };

@@ -2,17 +2,7 @@ import { describe, expect, it } from "vitest";
 import { churnOn, extensionsFor, webhooksOn } from "../../lib/harness/extensions.ts";
 
 const names = (scenarios: string[], webhooks?: boolean, churn?: boolean) =>
-  extensionsFor({
-    scenarios,
-    webhooks: {
-      enabled: webhooks,
-      listen: "127.0.0.1:0",
-      publicUrl: undefined,
-      misbehaveShare: undefined,
-      refusals: [],
-    },
-    churn: { enabled: churn, config: undefined },
-  })
+  extensionsFor({ scenarios, values: { webhooks, churn } })
     .map((e) => e.name)
     .filter((name) => name !== "reservation cleanup");
 

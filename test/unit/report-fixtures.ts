@@ -1,7 +1,8 @@
 /** A run summary as the harness writes it, failing in every way the reports must show. */
 import type { RunSummary } from "../../lib/harness/reports/summary.ts";
 import { extensionVerdict } from "../../lib/harness/run-extension.ts";
-import { withSeries, WEBHOOK_LATENCY_SERIES } from "../../lib/harness/reports/extension-series.ts";
+import { withSeries } from "../../lib/harness/reports/extension-series.ts";
+import { WEBHOOK_LATENCY_SERIES } from "../../lib/harness/webhooks/latency-series.ts";
 
 export const SECRET_URL = "http://user:hunter2@127.0.0.1:8080/?token=s3cret";
 

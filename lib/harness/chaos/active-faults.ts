@@ -1,9 +1,11 @@
 /**
  * Copies the network chaos extension's attributions onto the scenario checks and thresholds that failed, as
- * activeFaults, so summary.json and the verdict table show next to each failure which faults were in effect.
+ * activeFaults, so summary.json and the verdict table (activeFaultsNote) show next to each failure which faults were
+ * in effect.
  * Runs without chaos, and summaries written before this field existed, are left as they are.
  */
 import { isRecord } from "../../contract/index.ts";
+import type { ExtensionReport } from "../reports/report-pieces.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import type { ScenarioVerdict } from "../verdict.ts";
 
@@ -33,3 +35,16 @@ export function annotateActiveFaults(summary: AnnotatedVerdicts): void {
     }
   }
 }
+
+/** The verdict table's note on a failed item: the faults in effect, "none", or nothing without chaos. */
+function activeFaultsNote(item: { activeFaults?: string[] }): string {
+  if (item.activeFaults === undefined) return "";
+  return ` [faults in effect: ${item.activeFaults.length ? item.activeFaults.join(", ") : "none"}]`;
+}
+
+/** The network chaos extension's piece of the reports (reports/report-pieces.ts): the faults in effect on failures. */
+export const networkChaosReport: ExtensionReport = {
+  extension: NETWORK_CHAOS,
+  annotate: annotateActiveFaults,
+  failureNote: activeFaultsNote,
+};

@@ -7,7 +7,7 @@
  *     return extensionVerdict("webhook-sink", {
  *       checks,
  *       figures: withSeries({ deliveries: 120 }, [
- *         { type: "histogram", name: WEBHOOK_LATENCY_SERIES, help: "Event to delivery, seconds.",
+ *         { type: "histogram", name: "webhook_delivery_latency_seconds", help: "Event to delivery, seconds.",
  *           buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], samples: [{ observations: latenciesSeconds }] },
  *       ]),
  *     });
@@ -20,7 +20,7 @@
 import { isRecord } from "../../contract/index.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
 import { PLOTS_FIGURE } from "./extension-plots.ts";
-import { msToSeconds } from "./threshold-units.ts";
+import { msToSeconds } from "./ms-to-seconds.ts";
 
 export type SeriesLabels = Readonly<Record<string, string>>;
 
@@ -56,9 +56,6 @@ export type ExtensionSeries = GaugeSeries | CounterSeries | HistogramSeries;
 
 /** The figures key the series live under. */
 export const SERIES_FIGURE = "series";
-
-/** report.html plots this histogram (from whichever extension reports it) as the webhook latency distribution. */
-export const WEBHOOK_LATENCY_SERIES = "webhook_delivery_latency_seconds";
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 const LABEL = /^[a-z_][a-z0-9_]*$/;

@@ -1,20 +1,20 @@
 /**
  * report.html: the verdict page (run metadata, every check and threshold, plots of latency over time per endpoint,
- * throughput, throttles and the webhook latency distribution, and the plots extensions contribute, such as the
- * capacity plot) with k6's own web-dashboard report of each scenario embedded below it. One self-contained file:
+ * throughput, throttles, the sections extensions feature (reports/report-pieces.ts: the webhook latency
+ * distribution) and the plots they contribute, such as the capacity plot) with k6's own web-dashboard report of each scenario embedded below it. One self-contained file:
  * inline CSS and SVG, the dashboards in iframes by srcdoc, nothing fetched from anywhere, so it opens the same from a
  * CI artifact as on the machine that ran it.
  */
 import { isRecord } from "../../contract/index.ts";
-import { isScenarioName, scenarioSpec } from "../../contract/scenarios.ts";
+import { EXTENSION_REPORTS } from "../extension-reports.ts";
 import type { RunSummary } from "./summary.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
 import { plotsOf, type ExtensionPlot } from "./extension-plots.ts";
-import { numericFigures, seriesOf, WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "./extension-series.ts";
+import { numericFigures, seriesOf, type HistogramSeries } from "./extension-series.ts";
+import type { FeaturedHistogram, ReportSection } from "./report-pieces.ts";
 import { formatObserved } from "./format-observed.ts";
 import { barChart, escapeXml as esc, lineChart, type Bar } from "./svg-chart.ts";
 import type { Timeline } from "./timeline.ts";
-import { WEBHOOK_SINK_EXTENSION } from "../webhooks/types.ts";
 import type { Comparison } from "../compare/compare-runs.ts";
 import {
   COLUMNS,
@@ -24,8 +24,6 @@ import {
   GROUP_TITLES,
   metricsByGroup,
 } from "../compare/compare-markdown.ts";
-
-/** The scenario that triggers every webhook kind; it always runs with the sink (lib/harness/extensions.ts). */
 
 export interface HtmlReportInput {
   summary: RunSummary;
@@ -124,79 +122,69 @@ function rank(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
 }
 
-/** Per event type (the `type` label): how many deliveries were timed and their percentiles, seconds. */
-function webhookTypesTable(series: HistogramSeries): string {
+/** Per value of the breakdown's label: how many observations and their percentiles, in the series' unit. */
+function breakdownTable(series: HistogramSeries, breakdown: NonNullable<FeaturedHistogram["breakdown"]>): string {
   const rows = series.samples
     .filter((s) => s.observations.length > 0)
     .map((s) => {
       const sorted = [...s.observations].sort((a, b) => a - b);
       const cells = [rank(sorted, 0.5), rank(sorted, 0.95), rank(sorted, 0.99), sorted[sorted.length - 1] ?? 0];
-      return `<tr><td>${esc(s.labels?.type ?? "(all)")}</td><td class="num">${String(sorted.length)}</td>${cells.map((c) => `<td class="num">${c.toFixed(3)}</td>`).join("")}</tr>`;
+      return `<tr><td>${esc(s.labels?.[breakdown.label] ?? "(all)")}</td><td class="num">${String(sorted.length)}</td>${cells.map((c) => `<td class="num">${c.toFixed(3)}</td>`).join("")}</tr>`;
     });
+  const unit = esc(breakdown.unit);
+  const stats = ["p50", "p95", "p99", "max"].map((p) => `<th>${p} ${unit}</th>`).join("");
   return rows.length
-    ? `<table><tr><th>event type</th><th>timed deliveries</th><th>p50 s</th><th>p95 s</th><th>p99 s</th><th>max s</th></tr>${rows.join("")}</table>`
+    ? `<table><tr><th>${esc(breakdown.header)}</th><th>${esc(breakdown.countHeader)}</th>${stats}</tr>${rows.join("")}</table>`
     : "";
 }
 
-/** Whether the run asked for the webhook sink (it ran, was skipped, or the webhooks scenario needs it). */
-function askedForWebhooks(summary: RunSummary): boolean {
-  return (
-    // A summary names the scenarios its run knew: a name this version does not know needs no sink here.
-    summary.run.scenarios.some((s) => isScenarioName(s) && scenarioSpec(s).extensions.includes("webhooks")) ||
-    summary.extensions.some((e) => e.name === WEBHOOK_SINK_EXTENSION) ||
-    (summary.skipped ?? []).some((s) => s.name === WEBHOOK_SINK_EXTENSION)
-  );
+/** A section an extension features (reports/report-pieces.ts): its histogram and breakdown, or its note. */
+function featuredSection(section: ReportSection): string {
+  if (section.kind === "note") return `<p class="note">${esc(section.text)}</p>`;
+  const { series, breakdown } = section;
+  const chart = barChart(histogramBars(series), {
+    title: section.title,
+    yUnit: section.yUnit,
+    xUnit: section.xUnit,
+    emptyText: section.emptyText,
+  });
+  return chart + (breakdown ? breakdownTable(series, breakdown) : "");
+}
+
+/** k6's plots over time: latency per endpoint, throughput, throttles. */
+function timelineCharts(t: Timeline | undefined): string[] {
+  if (!t) return ["<p>No raw k6 results in this run directory: nothing to plot over time.</p>"];
+  const x = `seconds since the first sample (slots of ${String(t.slotSeconds)} s)`;
+  return [
+    lineChart(t.latencySeries(0.95), { title: "Latency p95 per endpoint", yUnit: "ms", xUnit: x }),
+    lineChart(t.latencySeries(0.5), { title: "Latency p50 per endpoint", yUnit: "ms", xUnit: x }),
+    lineChart(t.throughputSeries(), { title: "Throughput per scenario", yUnit: "requests/s", xUnit: x }),
+    lineChart(t.throttleSeries(), {
+      title: "Throttled (429) per endpoint",
+      yUnit: "answers/s",
+      xUnit: x,
+      emptyText: "no 429 answers in this run",
+    }),
+  ];
 }
 
 function plots(input: HtmlReportInput): string {
-  const t = input.timeline;
-  const charts: string[] = [];
-  if (t) {
-    const x = `seconds since the first sample (slots of ${String(t.slotSeconds)} s)`;
-    charts.push(
-      lineChart(t.latencySeries(0.95), { title: "Latency p95 per endpoint", yUnit: "ms", xUnit: x }),
-      lineChart(t.latencySeries(0.5), { title: "Latency p50 per endpoint", yUnit: "ms", xUnit: x }),
-      lineChart(t.throughputSeries(), { title: "Throughput per scenario", yUnit: "requests/s", xUnit: x }),
-      lineChart(t.throttleSeries(), {
-        title: "Throttled (429) per endpoint",
-        yUnit: "answers/s",
-        xUnit: x,
-        emptyText: "no 429 answers in this run",
-      }),
-    );
-  } else {
-    charts.push("<p>No raw k6 results in this run directory: nothing to plot over time.</p>");
-  }
-  const histograms = input.summary.extensions.flatMap((e) =>
-    seriesOf(e)
-      .series.filter((s): s is HistogramSeries => s.type === "histogram")
-      .map((s) => ({ extension: e.name, series: s })),
-  );
-  const webhook = histograms.find((h) => h.series.name === WEBHOOK_LATENCY_SERIES);
-  if (webhook) {
-    charts.push(
-      barChart(histogramBars(webhook.series), {
-        title: `Webhook delivery latency (${webhook.extension})`,
-        yUnit: "deliveries",
-        xUnit: "seconds, bucket upper bound; all event types",
-        emptyText: "no webhook delivery was timed in this run",
-      }),
-      webhookTypesTable(webhook.series),
-    );
-  } else if (askedForWebhooks(input.summary)) {
-    // Only where the run asked for webhooks: elsewhere the missing distribution is no news.
-    charts.push(
-      `<p class="note">Webhook latency distribution: the webhook sink reported no ${WEBHOOK_LATENCY_SERIES} in this run (see its section below for why).</p>`,
-    );
-  }
-  for (const h of histograms.filter((h) => h !== webhook)) {
-    charts.push(
-      barChart(histogramBars(h.series), {
-        title: `${h.series.help} (${h.extension}: ${h.series.name})`,
-        yUnit: "count",
-        xUnit: "bucket upper bound",
-      }),
-    );
+  const charts = timelineCharts(input.timeline);
+  const featured = EXTENSION_REPORTS.flatMap((report) => report.sections?.(input.summary) ?? []);
+  charts.push(...featured.map(featuredSection));
+  const shown = new Set(featured.flatMap((s) => (s.kind === "histogram" ? [s.series] : [])));
+  // Every other histogram an extension reports, under its own help text.
+  for (const e of input.summary.extensions) {
+    for (const series of seriesOf(e).series) {
+      if (series.type !== "histogram" || shown.has(series)) continue;
+      charts.push(
+        barChart(histogramBars(series), {
+          title: `${series.help} (${e.name}: ${series.name})`,
+          yUnit: "count",
+          xUnit: "bucket upper bound",
+        }),
+      );
+    }
   }
   return `<div class="charts">${charts.join("")}</div>`;
 }

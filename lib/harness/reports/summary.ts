@@ -8,8 +8,8 @@ import type { CoverageLevel } from "../coverage.ts";
 import type { ExitCode } from "../exit-codes.ts";
 import { formatObserved } from "./format-observed.ts";
 import type { ExtensionVerdict } from "../run-extension.ts";
-import type { Outcome, ScenarioVerdict } from "../verdict.ts";
-import { annotateActiveFaults } from "../chaos/active-faults.ts";
+import type { CheckVerdict, Outcome, ScenarioVerdict, ThresholdVerdict } from "../verdict.ts";
+import { EXTENSION_REPORTS } from "../extension-reports.ts";
 import { environmentLine, type EnvironmentReport } from "../plan/rails.ts";
 
 export interface RunSummary {
@@ -99,17 +99,16 @@ export const SUMMARY_FILE = "summary.json";
 export async function writeSummary(runDir: string, summary: RunSummary): Promise<string> {
   const file = path.join(runDir, SUMMARY_FILE);
   // Before anything is written or rendered, so summary.json, the table and the other reports agree.
-  annotateActiveFaults(summary);
+  for (const report of EXTENSION_REPORTS) report.annotate?.(summary);
   await writeFile(file, `${JSON.stringify(summary, null, 2)}\n`);
   return file;
 }
 
 const MARK: Record<Outcome, string> = { pass: "PASS", fail: "FAIL" };
 
-/** The verdict table's note on a failed item: the faults in effect, "none", or nothing without chaos. */
-function activeFaultsNote(item: { activeFaults?: string[] }): string {
-  if (item.activeFaults === undefined) return "";
-  return ` [faults in effect: ${item.activeFaults.length ? item.activeFaults.join(", ") : "none"}]`;
+/** The extensions' notes on a scenario's failed check or threshold (report-pieces.ts: failureNote). */
+function failureNotes(item: CheckVerdict | ThresholdVerdict): string {
+  return EXTENSION_REPORTS.map((report) => report.failureNote?.(item) ?? "").join("");
 }
 
 /**
@@ -126,12 +125,12 @@ export function renderVerdictTable(summary: RunSummary): string {
     );
     for (const error of s.errors) lines.push(`  FAIL  ${error}`);
     for (const c of s.checks.filter((c) => c.verdict === "fail")) {
-      lines.push(`  FAIL  check ${c.name}: ${c.fails} of ${c.passes + c.fails} failed${activeFaultsNote(c)}`);
+      lines.push(`  FAIL  check ${c.name}: ${c.fails} of ${c.passes + c.fails} failed${failureNotes(c)}`);
       for (const p of c.problems) lines.push(`          - ${p}`);
     }
     for (const t of s.thresholds.filter((t) => t.verdict === "fail")) {
       lines.push(
-        `  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}${activeFaultsNote(t)}`,
+        `  FAIL  threshold ${t.metric} ${t.expression}: observed ${formatObserved(t.metric, t.observed)}${failureNotes(t)}`,
       );
     }
     for (const f of s.findings) lines.push(`  NOTE  ${f.rule}: ${f.finding}`);

@@ -1,12 +1,17 @@
 /**
- * The unit of a threshold's values. k6 evaluates time trends in milliseconds (http_req_duration p(95)<300), and the
- * webhook sink writes its latency thresholds the same way; Prometheus wants base units, so metrics.prom converts those
+ * The unit of a threshold's values. k6 evaluates time trends in milliseconds (http_req_duration p(95)<300), and
+ * extensions write their latency thresholds the same way (the webhook sink's webhook_latency: its report piece's
+ * millisecondMetrics); Prometheus wants base units, so metrics.prom converts those
  * to seconds and keeps them apart from the dimensionless ones (ratios, counts) under names that end in their unit.
  */
+import { EXTENSION_REPORTS } from "../extension-reports.ts";
 import { thresholdStatistic } from "../verdict.ts";
 
-/** k6's built-in time trends and the harness's own latency metrics, all in milliseconds. */
+export { msToSeconds } from "./ms-to-seconds.ts";
+
+/** k6's built-in time trends and the extensions' latency metrics, all in milliseconds. */
 const TIME_METRICS: ReadonlySet<string> = new Set([
+  ...EXTENSION_REPORTS.flatMap((report) => report.millisecondMetrics ?? []),
   "http_req_duration",
   "http_req_blocked",
   "http_req_connecting",
@@ -16,7 +21,6 @@ const TIME_METRICS: ReadonlySet<string> = new Set([
   "http_req_receiving",
   "iteration_duration",
   "group_duration",
-  "webhook_latency",
 ]);
 
 /** Statistics of a trend that keep its unit (count and rate do not). */
@@ -39,7 +43,3 @@ export function thresholdLimit(expression: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Milliseconds as seconds, without the binary-fraction tail a division leaves (0.098367, not 0.09836700000000001). */
-export function msToSeconds(ms: number): number {
-  return Number((ms / 1000).toPrecision(15));
-}

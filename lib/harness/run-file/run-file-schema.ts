@@ -641,6 +641,18 @@ export function switchValue(
 /** Every setting a run file may hold: the long flags of `harness run` in camelCase (a test compares them). */
 export const RUN_FILE_SETTINGS = Object.keys(SETTINGS) as readonly RunFileSetting[];
 
+/** The values with every switch read as switchValue reads it, for code that gets the values alone (extensions). */
+export function withSwitches<T extends Partial<SettingValues>>(values: T, env = process.env): T {
+  const out: Record<string, unknown> = { ...values };
+  for (const setting of RUN_FILE_SETTINGS) {
+    const cli = settingCli(setting);
+    if (cli.cli.arg === undefined && cli.env !== undefined) {
+      out[setting] = switchValue(setting, values[setting] as boolean | undefined, env);
+    }
+  }
+  return out as T;
+}
+
 const specOf = (setting: RunFileSetting): SettingSpec => SETTINGS[setting];
 
 /** The settings that describe the target: in defaults and environments only, never under a scenario. */

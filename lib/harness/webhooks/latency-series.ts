@@ -5,7 +5,10 @@
  */
 import { WEBHOOK_EVENT_TYPES } from "../../contract/index.ts";
 import type { SloTable } from "../../contract/slo.ts";
-import { WEBHOOK_LATENCY_SERIES, type HistogramSeries } from "../reports/extension-series.ts";
+import type { HistogramSeries } from "../reports/extension-series.ts";
+
+/** The sink's latency histogram; report.html draws it first among its plots (latency-report.ts). */
+export const WEBHOOK_LATENCY_SERIES = "webhook_delivery_latency_seconds";
 
 /**
  * Upper bounds, seconds: a local delivery takes milliseconds, the SLO bounds are seconds (2 s and 5 s by default, added

@@ -52,16 +52,20 @@ function seats(n: number, salt: number): number {
   return 2 + (mix(n, salt) % 8);
 }
 
-/**
- * The plan of iteration n over the hot set (timeslotted types first); undefined when the iteration has no block
- * left before the types' validity ends (the scenario then does nothing).
- */
-export function planFor(
+/** Where iteration n shapes: its kind, product type, date and round (undefined: no block left in the horizon). */
+interface PlanSlot {
+  kind: PlanKind;
+  type: ControlProductType;
+  date: string;
+  round: number;
+}
+
+function slotFor(
   n: number,
   types: readonly ControlProductType[],
   today: string,
-  horizonDays = 330,
-): Plan | undefined {
+  horizonDays: number,
+): PlanSlot | undefined {
   const timeslotted = types.filter((t) => t.timeslots.length >= 3);
   const flat = types.filter((t) => t.timeslots.length === 0);
   const kinds: PlanKind[] = [];
@@ -75,51 +79,58 @@ export function planFor(
   const block = Math.floor(round / pool.length);
   const offset = type.daysInAdvance + FIRST_DAY + block * BLOCK_DAYS;
   if (offset + SHAPED_DAYS > horizonDays) return undefined;
-  const date = addDays(today, offset);
+  return { kind, type, date: addDays(today, offset), round };
+}
+
+/** Rules 7 and 8: a non-timeslotted type, 0-3 bookable dates within three days, some capped. */
+function flatPlan(n: number, { kind, type, date }: PlanSlot): Plan {
   const day = (k: number) => addDays(date, k);
-  const shape: SlotChange[] = [];
-  const sellOut: SlotChange[] = [];
-  if (kind === "flat") {
-    shape.push({ date, remaining: RESERVE_SEATS, caps: null });
-    // 0-3 bookable dates within three days; at least one sold out when fewer than three (a wrong service may list it).
-    const bookable = mix(n, 1) % 4;
-    const open = new Set([1, 2, 3].filter((k) => mix(n, 10 + k) % 3 !== 0).slice(0, bookable));
-    for (let k = 1; k <= SHAPED_DAYS; k++) {
-      const isOpen = k > 3 || open.has(k);
-      shape.push({
-        date: day(k),
-        remaining: isOpen ? seats(n, 20 + k) : 0,
-        caps: isOpen ? capsFor(type, n, 40 + k) : null,
-      });
-    }
-    sellOut.push({ date, remaining: 0, caps: null });
-    return { kind, type, date, timeslot: undefined, shape, sellOut, truthEnd: day(3) };
+  const shape: SlotChange[] = [{ date, remaining: RESERVE_SEATS, caps: null }];
+  // 0-3 bookable dates within three days; at least one sold out when fewer than three (a wrong service may list it).
+  const bookable = mix(n, 1) % 4;
+  const open = new Set([1, 2, 3].filter((k) => mix(n, 10 + k) % 3 !== 0).slice(0, bookable));
+  for (let k = 1; k <= SHAPED_DAYS; k++) {
+    const isOpen = k > 3 || open.has(k);
+    shape.push({
+      date: day(k),
+      remaining: isOpen ? seats(n, 20 + k) : 0,
+      caps: isOpen ? capsFor(type, n, 40 + k) : null,
+    });
   }
+  const sellOut = [{ date, remaining: 0, caps: null }];
+  return { kind, type, date, timeslot: undefined, shape, sellOut, truthEnd: day(3) };
+}
+
+/** Rule 5: one other timeslot of the date sold out, the rest open (some capped), nothing else matters on later days. */
+function sameDatePlan(n: number, { kind, type, date }: PlanSlot, requested: string): Plan {
   const slots = type.timeslots;
-  const requested = slots[mix(n, 2) % slots.length] as string;
   const others = slots.filter((s) => s !== requested);
-  if (kind === "same-date") {
-    // Rule 5: one other timeslot sold out, the rest open (some capped), nothing else matters on later days.
-    const soldOut = others[mix(n, 3) % others.length];
-    for (const ts of slots) {
-      if (ts === requested) shape.push({ date, timeslot: ts, remaining: RESERVE_SEATS, caps: null });
-      else if (ts === soldOut) shape.push({ date, timeslot: ts, remaining: 0, caps: null });
-      else
-        shape.push({
-          date,
-          timeslot: ts,
-          remaining: seats(n, 50 + slots.indexOf(ts)),
-          caps: capsFor(type, n, 60 + slots.indexOf(ts)),
-        });
-    }
-    for (let k = 1; k <= SHAPED_DAYS; k++) {
-      for (const ts of slots) shape.push({ date: day(k), timeslot: ts, remaining: seats(n, 100 + k), caps: null });
-    }
-    sellOut.push({ date, timeslot: requested, remaining: 0, caps: null });
-    return { kind, type, date, timeslot: requested, shape, sellOut, truthEnd: day(7) };
+  const soldOut = others[mix(n, 3) % others.length];
+  const shape: SlotChange[] = [];
+  for (const ts of slots) {
+    if (ts === requested) shape.push({ date, timeslot: ts, remaining: RESERVE_SEATS, caps: null });
+    else if (ts === soldOut) shape.push({ date, timeslot: ts, remaining: 0, caps: null });
+    else
+      shape.push({
+        date,
+        timeslot: ts,
+        remaining: seats(n, 50 + slots.indexOf(ts)),
+        caps: capsFor(type, n, 60 + slots.indexOf(ts)),
+      });
   }
-  // Rule 6: the whole date sold out, the next bookable date on day `next` (8 and 9: beyond the window).
+  for (let k = 1; k <= SHAPED_DAYS; k++) {
+    for (const ts of slots)
+      shape.push({ date: addDays(date, k), timeslot: ts, remaining: seats(n, 100 + k), caps: null });
+  }
+  const sellOut = [{ date, timeslot: requested, remaining: 0, caps: null }];
+  return { kind, type, date, timeslot: requested, shape, sellOut, truthEnd: addDays(date, 7) };
+}
+
+/** Rule 6: the whole date sold out, the next bookable date on day `next` (8 and 9: beyond the window). */
+function nextDatePlan(n: number, { kind, type, date, round }: PlanSlot, requested: string): Plan {
+  const slots = type.timeslots;
   const next = 1 + (round % 9);
+  const shape: SlotChange[] = [];
   for (const ts of slots) {
     shape.push({ date, timeslot: ts, remaining: ts === requested ? RESERVE_SEATS : 0, caps: null });
   }
@@ -128,13 +139,31 @@ export function planFor(
       // On the bookable day, one timeslot stays sold out; the others open, one of them capped.
       const open = k >= next && (k > next || i !== mix(n, 4) % slots.length);
       shape.push({
-        date: day(k),
+        date: addDays(date, k),
         timeslot: ts,
         remaining: open ? seats(n, 200 + k * 10 + i) : 0,
         caps: open && k === next ? capsFor(type, n, 300 + i) : null,
       });
     }
   }
-  sellOut.push({ date, timeslot: requested, remaining: 0, caps: null });
-  return { kind, type, date, timeslot: requested, shape, sellOut, truthEnd: day(7) };
+  const sellOut = [{ date, timeslot: requested, remaining: 0, caps: null }];
+  return { kind, type, date, timeslot: requested, shape, sellOut, truthEnd: addDays(date, 7) };
+}
+
+/**
+ * The plan of iteration n over the hot set (timeslotted types first); undefined when the iteration has no block
+ * left before the types' validity ends (the scenario then does nothing).
+ */
+export function planFor(
+  n: number,
+  types: readonly ControlProductType[],
+  today: string,
+  horizonDays = 330,
+): Plan | undefined {
+  const slot = slotFor(n, types, today, horizonDays);
+  if (slot === undefined) return undefined;
+  if (slot.kind === "flat") return flatPlan(n, slot);
+  const slots = slot.type.timeslots;
+  const requested = slots[mix(n, 2) % slots.length] as string;
+  return slot.kind === "same-date" ? sameDatePlan(n, slot, requested) : nextDatePlan(n, slot, requested);
 }
