@@ -8,7 +8,8 @@ import { loadTrafficModel } from "../lib/k6/traffic/load.ts";
 import { trafficScenario } from "../lib/k6/traffic/scenario.ts";
 
 const config = loadConfig(__ENV);
-const scenario = trafficScenario("partner_mix", config, loadTrafficModel(config));
+// The one scenario that follows a fitted arrival curve (--arrival-curve).
+const scenario = trafficScenario("partner_mix", config, loadTrafficModel(config), true);
 
 export const options = scenario.options;
 export const setup = scenario.setup;

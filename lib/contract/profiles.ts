@@ -5,6 +5,7 @@
  * VUs are pre-allocated for iterations of about 2 s (a journey with think times) at the profile's peak rate:
  * starting VUs mid-run is what drops iterations on a busy load generator.
  */
+import { arrivalCurveScenario, type CurveReplay } from "./arrival-curve.ts";
 import { parseDuration } from "./durations.ts";
 import { SettingsError } from "./errors.ts";
 
@@ -304,7 +305,12 @@ export interface LengthSettings {
   profile: string;
   duration?: string | undefined;
   capacityRates?: readonly number[] | undefined;
+  /** --arrival-curve: the fitted curve and how to play it, for the one scenario that replays it (partner-mix). */
+  curveReplay?: CurveReplay | undefined;
 }
+
+/** The profile name a scenario runs under --arrival-curve. */
+export const ARRIVAL_CURVE_PROFILE = "arrival-curve";
 
 /**
  * A scenario's profile and arrival executor: its own profile (soak, capacity) when it has one, else --profile. Only a
@@ -316,6 +322,9 @@ export function arrivalOf(
   ownProfile: string | undefined,
   settings: LengthSettings,
 ): { profile: string; arrival: Scenario } {
+  if (ownProfile === undefined && settings.curveReplay) {
+    return { profile: ARRIVAL_CURVE_PROFILE, arrival: arrivalCurveScenario(settings.curveReplay) };
+  }
   const profile = ownProfile ?? settings.profile;
   const arrival =
     ownProfile === "capacity" && settings.capacityRates

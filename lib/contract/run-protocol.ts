@@ -60,6 +60,11 @@ export const K6_ENV = {
    */
   maxRps: "ATD_MAX_RPS",
   /**
+   * --arrival-curve: "<time compression>x<rate multiplier>" (e.g. 24x1); partner-mix follows the fitted arrival curve of
+   * the run's traffic model (lib/contract/arrival-curve.ts). Absent: the profile.
+   */
+  arrivalCurve: "ATD_ARRIVAL_CURVE",
+  /**
    * The run's coverage level (COVERAGE_LEVELS), as the harness found it by asking the target: `reference` lets the
    * conformance scenario judge the rules of the reference service's own choices (ConformanceRule.referenceOnly).
    * Absent (a run the harness did not start, e.g. a k6-operator runner): below reference.
@@ -101,6 +106,7 @@ export interface K6Settings {
   alternativesKeys?: readonly number[];
   reservationHoldSeconds?: number;
   maxRps?: number;
+  arrivalCurve?: { timeCompression: number; rateMultiplier: number };
   coverageLevel?: CoverageLevel;
 }
 
@@ -139,6 +145,7 @@ export function encodeK6Env(settings: K6Settings): Record<string, string> {
     alternativesKeys: list,
     reservationHoldSeconds: String,
     maxRps: String,
+    arrivalCurve: (value) => `${String(value.timeCompression)}x${String(value.rateMultiplier)}`,
     coverageLevel: String,
   };
   const env: Record<string, string> = {};
@@ -179,6 +186,17 @@ function positiveNumber(env: Env, name: string): number | undefined {
   if (!Number.isFinite(n) || n <= 0)
     refuse(`${name}="${value}" is not a positive number. Please give seconds, e.g. 60.`);
   return n;
+}
+
+function arrivalCurve(env: Env, name: string): K6Settings["arrivalCurve"] {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$/.exec(value);
+  const [timeCompression, rateMultiplier] = [Number(match?.[1]), Number(match?.[2])];
+  if (!match || timeCompression <= 0 || rateMultiplier <= 0) {
+    refuse(`${name}="${value}" is not <time compression>x<rate multiplier>. Please give e.g. 24x1.`);
+  }
+  return { timeCompression, rateMultiplier };
 }
 
 function wholePositive(env: Env, name: string): number | undefined {
@@ -290,6 +308,7 @@ export function decodeK6Env(env: Env): K6Settings {
     alternativesKeys: indexList(env, e.alternativesKeys),
     reservationHoldSeconds: positiveNumber(env, e.reservationHoldSeconds),
     maxRps: wholePositive(env, e.maxRps),
+    arrivalCurve: arrivalCurve(env, e.arrivalCurve),
     coverageLevel: choice(env, e.coverageLevel, COVERAGE_LEVELS),
   });
 }

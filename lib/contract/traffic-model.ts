@@ -17,6 +17,7 @@
  */
 import { SettingsError, type EndpointName } from "./index.ts";
 import type { FittedTraffic } from "./fitted-traffic.ts";
+import { fittedProblem } from "./fitted-traffic-check.ts";
 
 /** The merged model's file in the run directory, read as is by every k6 process of the run. */
 export const TRAFFIC_FILE = "traffic.json";
@@ -141,7 +142,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Applies an override (parsed JSON) to the model; refuses unknown keys and values that are not numbers >= 0. */
+/**
+ * Applies an override (parsed JSON) to the model; refuses unknown keys and values that are not numbers >= 0. A
+ * `fitted` section is taken whole, once fitted-traffic-check.ts finds nothing wrong with it.
+ */
 export function mergeTrafficModel(base: TrafficModel, override: unknown, where: string): TrafficModel {
   const fail = (path: string, why: string): never => {
     throw new SettingsError(
@@ -162,7 +166,17 @@ export function mergeTrafficModel(base: TrafficModel, override: unknown, where: 
     }
     return out;
   };
-  const merged = merge(base as unknown as Record<string, unknown>, override, "model") as unknown as TrafficModel;
+  const { fitted, ...rest } = isRecord(override) ? override : { fitted: undefined };
+  const merged = merge(
+    base as unknown as Record<string, unknown>,
+    isRecord(override) ? rest : override,
+    "model",
+  ) as unknown as TrafficModel;
+  if (fitted !== undefined) {
+    const problem = fittedProblem(fitted);
+    if (problem) fail(`model.fitted${problem.path}`, problem.why);
+    merged.fitted = fitted as FittedTraffic;
+  }
   const ratios: [string, number][] = [
     ["catalogueSync.calendarRefreshRatio", merged.catalogueSync.calendarRefreshRatio],
     ["catalogueSync.fullSyncRatio", merged.catalogueSync.fullSyncRatio],

@@ -25,6 +25,7 @@ import type { ReadyWhen } from "./containers/api-container.ts";
 import type { ComposeSpec, ContainerSpec } from "./targets/target-spec.ts";
 import type { SettingValues } from "./run-file/run-file-schema.ts";
 import { MAX_RUN_SECONDS } from "./settings/setting-limits.ts";
+import { checkArrivalCurve } from "./plan/curve-replay-plan.ts";
 
 /** The flags of a containerised target (--target container or compose), as given. */
 export interface TargetFlags {
@@ -688,6 +689,7 @@ export async function readRunSettings(input: RunSettingsInput): Promise<RunSetti
   const traffic = trafficFile
     ? await readTrafficFile(trafficFile)
     : { traffic: DEFAULT_TRAFFIC_MODEL, id: settingsTextId(undefined) };
+  checkArrivalCurve(settings, input.scenarios, traffic.traffic);
   return {
     sloFile,
     slo: slo.slo,

@@ -74,6 +74,8 @@ export interface K6Config {
    * undefined: none. ATD_MAX_RPS.
    */
   maxRps: number | undefined;
+  /** --arrival-curve: how partner-mix plays the fitted arrival curve; undefined: the profile. ATD_ARRIVAL_CURVE. */
+  arrivalCurve: { timeCompression: number; rateMultiplier: number } | undefined;
   /**
    * Booking calls log the webhook events they must cause (EXPECTATION_MARKER); off keeps the hot path bare.
    * ATD_RECORD_EXPECTATIONS=1, set by the webhook sink and the reservation cleanup.
@@ -119,6 +121,7 @@ export function loadConfig(env: Env): K6Config {
     reservationHoldSeconds: settings.reservationHoldSeconds,
     alternativesKeys: settings.alternativesKeys && [...settings.alternativesKeys],
     maxRps: settings.maxRps,
+    arrivalCurve: settings.arrivalCurve,
     recordExpectations: settings.recordExpectations ?? false,
   };
 }

@@ -2,6 +2,7 @@
 import type { Options } from "k6/options";
 import type { EndpointName } from "../contract/index.ts";
 import type { K6Config } from "./config.ts";
+import type { CurveReplay } from "../contract/arrival-curve.ts";
 import { arrivalOf, expectedIterations } from "../contract/profiles.ts";
 import { DEFAULT_SLO, thresholdsFor, type SloTable } from "../contract/slo.ts";
 
@@ -31,11 +32,11 @@ export function rateCapOption(config: K6Config): Pick<Options, "rps"> {
 
 export function scenarioOptions(
   config: K6Config,
-  scenario: { name: string; exec?: string; endpoints: readonly EndpointName[] },
+  scenario: { name: string; exec?: string; endpoints: readonly EndpointName[]; curveReplay?: CurveReplay | undefined },
 ): Options {
   // The same derivation as the harness's plan (lib/harness/plan/scenario-plan.ts); a scenario with its own profile
   // has set it in its config (scenarios/soak.ts).
-  const profile = arrivalOf(undefined, config).arrival;
+  const profile = arrivalOf(undefined, { ...config, curveReplay: scenario.curveReplay }).arrival;
   return {
     scenarios: { [scenario.name]: { ...profile, exec: scenario.exec ?? "default" } },
     thresholds: thresholdsFor(scenario.endpoints, loadSlo(config), expectedIterations(profile)),

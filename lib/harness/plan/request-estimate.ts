@@ -21,6 +21,8 @@ import {
   type Persona,
   type TrafficModel,
 } from "../../contract/traffic-model.ts";
+import type { FittedTraffic } from "../../contract/fitted-traffic.ts";
+import { fittedCallsPerSession, fittedEndpointMix } from "../../contract/fitted-traffic-mix.ts";
 import { FUNCTIONAL_DRIVERS, type FunctionalDriver } from "../../contract/functional-drivers.ts";
 import { scenarioSpec } from "../../contract/scenarios.ts";
 import { partitionKeys } from "../scenario-traits.ts";
@@ -240,8 +242,21 @@ export function callsPerJourney(model: TrafficModel, catalogue: CatalogueFacts):
   return calls;
 }
 
+/** The dry run's line on a fitted model: its personas' shares and the endpoint mix its chains predict. */
+function fittedMixNote(fitted: FittedTraffic): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const personas = fitted.personas.map((p) => `${p.name} ${pct(p.share)}`).join(", ");
+  const mix = Object.entries(fittedEndpointMix(fitted))
+    .sort(([, a], [, b]) => b - a)
+    .map(([e, x]) => `${e} ${pct(x)}`)
+    .join(", ");
+  return `fitted model: personas ${personas}; expected endpoint mix ${mix}`;
+}
+
 /** Expected calls of one iteration of the weighted persona mix. */
 export function callsPerIteration(model: TrafficModel, catalogue: CatalogueFacts): EndpointCounts {
+  // A fitted model's personas walk their chains (lib/k6/traffic/fitted-walk.ts), not the journeys.
+  if (model.fitted) return fittedCallsPerSession(model.fitted);
   const perJourney = callsPerJourney(model, catalogue);
   const totalWeight = PERSONAS.reduce((total, p) => total + model.weights[p], 0);
   const calls: EndpointCounts = {};
@@ -254,7 +269,8 @@ export function callsPerIteration(model: TrafficModel, catalogue: CatalogueFacts
 
 /** A single-persona scenario's model, as lib/k6/traffic/load.ts makes it: all the weight on one persona. */
 function onlyPersona(model: TrafficModel, persona: Persona): TrafficModel {
-  return { ...model, weights: { catalogueSync: 0, shopper: 0, booker: 0, backOffice: 0, [persona]: 1 } };
+  const { fitted: _fitted, ...journeys } = model;
+  return { ...journeys, weights: { catalogueSync: 0, shopper: 0, booker: 0, backOffice: 0, [persona]: 1 } };
 }
 
 /**
@@ -265,7 +281,7 @@ function onlyPersona(model: TrafficModel, persona: Persona): TrafficModel {
 export function trafficSetup(model: TrafficModel, catalogue: CatalogueFacts, keys: number): EndpointCounts {
   const withTypes = Math.min(SAMPLE.withTypes, SAMPLE.products, catalogue.products);
   const setup: EndpointCounts = { products: 1, productTypes: withTypes, productType: catalogue.sampleProductTypes };
-  if (model.weights.backOffice > 0 && catalogue.sampleProductTypes > 0) {
+  if ((model.weights.backOffice > 0 || model.fitted) && catalogue.sampleProductTypes > 0) {
     const seeded = Math.min(keys, SAMPLE.maxSeededKeys);
     const closed = 1 - catalogue.seedDateOpenShare;
     let checks = 0;
@@ -301,13 +317,16 @@ function planOf(scenario: string, input: EstimateInput, model: TrafficModel, cat
       arrival,
       setup: trafficSetup(scenarioModel, catalogue, keys),
       perIteration: callsPerIteration(scenarioModel, catalogue),
-      bookers: {
-        created: booker.created * share,
-        confirmed: booker.confirmed * share,
-        cancelledReserved: booker.cancelledReserved * share,
-        cancelledConfirmed: booker.cancelledConfirmed * share,
-      },
+      bookers: scenarioModel.fitted
+        ? undefined
+        : {
+            created: booker.created * share,
+            confirmed: booker.confirmed * share,
+            cancelledReserved: booker.cancelledReserved * share,
+            cancelledConfirmed: booker.cancelledConfirmed * share,
+          },
       notes: [
+        ...(scenarioModel.fitted ? [fittedMixNote(scenarioModel.fitted)] : []),
         `setup() walks the catalogue and seeds bookings: an estimate from the catalogue facts (${catalogue.source})`,
       ],
     } satisfies Plan;

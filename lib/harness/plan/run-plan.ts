@@ -13,6 +13,7 @@ import type { SettingValues } from "../run-file/run-file-schema.ts";
 import type { RunSettings } from "../run-settings.ts";
 import type { ComposeSpec, ContainerSpec } from "../targets/target-spec.ts";
 import { scenarioPlanOf, type ScenarioPlan } from "./scenario-plan.ts";
+import { CURVE_SCENARIO, curveReplayOfRun, type CurveValues } from "./curve-replay-plan.ts";
 
 /** The target as the plan knows it before it starts: its kind and spec, its URLs and the hooks' token. */
 export interface TargetPlan {
@@ -49,7 +50,8 @@ export type PlanValues = Pick<
   SettingValues,
   "profile" | "duration" | "capacityRates" | "target" | "baseUrl" | "controlUrl" | "controlToken"
 > &
-  Partial<Pick<SettingValues, "rateWindow" | "expectAlgorithm" | "rateOutsideList">>;
+  Partial<Pick<SettingValues, "rateWindow" | "expectAlgorithm" | "rateOutsideList">> &
+  Partial<CurveValues>;
 
 /** What the plan is derived from beyond the checked settings: the layered values and the run file's token. */
 export interface PlanInput {
@@ -63,12 +65,18 @@ export interface PlanInput {
 export function derivePlan(settings: PlanSettings, input: PlanInput): RunPlan {
   const { values } = input;
   const lengthSettings = { profile: values.profile, duration: values.duration, capacityRates: values.capacityRates };
+  const curveReplay = curveReplayOfRun(values, settings.traffic);
   return {
     scenarios: [...input.scenarios],
     profile: values.profile,
     duration: values.duration,
     capacityRates: values.capacityRates,
-    lengths: new Map(input.scenarios.map((s) => [s, scenarioPlanOf(s, lengthSettings)])),
+    lengths: new Map(
+      input.scenarios.map((s) => [
+        s,
+        scenarioPlanOf(s, s === CURVE_SCENARIO ? { ...lengthSettings, curveReplay } : lengthSettings),
+      ]),
+    ),
     slo: settings.slo,
     traffic: settings.traffic,
     ids: settings.ids,
@@ -86,6 +94,10 @@ export function derivePlan(settings: PlanSettings, input: PlanInput): RunPlan {
       rateAlgorithm: values.expectAlgorithm,
       rateOutsideList: values.rateOutsideList,
       capacityRates: values.capacityRates,
+      arrivalCurve: curveReplay && {
+        timeCompression: curveReplay.timeCompression,
+        rateMultiplier: curveReplay.rateMultiplier,
+      },
     },
   };
 }

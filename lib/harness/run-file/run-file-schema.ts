@@ -9,6 +9,12 @@
  * by commander's value sources and scripts/run-file-options.ts.
  */
 import { PROFILES } from "../../contract/profiles.ts";
+import {
+  DEFAULT_RATE_MULTIPLIER,
+  DEFAULT_TIME_COMPRESSION,
+  MAX_RATE_MULTIPLIER,
+  MAX_TIME_COMPRESSION,
+} from "../../contract/arrival-curve.ts";
 import { RATE_LIMIT_ALGORITHMS } from "../../contract/index.ts";
 import { MAX_CHURN_RATE } from "../churn/config.ts";
 import { DEFAULT_BASELINES_DIR } from "../compare/baselines.ts";
@@ -535,6 +541,22 @@ const SETTINGS = {
       parse: capacityRates,
     },
   ),
+  arrivalCurve: on(flag("partner-mix follows the fitted arrival curve of the --traffic model (--arrival-curve)"), {
+    help: "partner-mix follows the fitted arrival curve of the --traffic model, each bucket --time-compression times shorter, its rate times --rate-multiplier (HARNESS_ARRIVAL_CURVE=1); the curve sets the length, so no --duration",
+    env: "HARNESS_ARRIVAL_CURVE",
+  }),
+  timeCompression: on(positive("how many times faster --arrival-curve plays the fitted day (--time-compression)", 24), {
+    arg: "factor",
+    help: "how many times faster --arrival-curve plays the fitted day (24: a day in an hour)",
+    parse: positiveUpTo(MAX_TIME_COMPRESSION, "24"),
+    default: DEFAULT_TIME_COMPRESSION,
+  }),
+  rateMultiplier: on(positive("multiple of the fitted arrival rate --arrival-curve plays (--rate-multiplier)", 1), {
+    arg: "factor",
+    help: "multiple of the fitted arrival rate --arrival-curve plays (2: twice the logged sessions)",
+    parse: positiveUpTo(MAX_RATE_MULTIPLIER, "2"),
+    default: DEFAULT_RATE_MULTIPLIER,
+  }),
   segments: on(
     {
       schema: { type: "integer", minimum: 1 },

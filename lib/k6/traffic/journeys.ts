@@ -7,6 +7,7 @@ import { sleep } from "k6";
 import { addDays, todayUtc, type BookingRequest, type SelectedOption } from "../../contract/index.ts";
 import type { ApiClient, ApiResponse, Json } from "../client.ts";
 import { checkResponse } from "../checks.ts";
+import { thinkSeconds } from "../metrics.ts";
 import type { CatalogueSample, SampleProductType } from "./catalogue-sample.ts";
 import { decide, spread } from "./decide.ts";
 import { fullSync } from "./full-sync.ts";
@@ -19,6 +20,8 @@ export interface JourneyContext {
   model: TrafficModel;
   /** The iteration's number in the scenario: drives every decision, so a run is reproducible. */
   n: number;
+  /** The persona walked, for the think-time series' tag (trafficScenario names it). */
+  persona?: Persona;
 }
 
 /** Decision points: each place a journey decides gets its own sequence. */
@@ -37,15 +40,18 @@ let thinks = 0;
 function think(ctx: JourneyContext): void {
   const { min, max } = ctx.model.thinkTimeSeconds;
   if (max <= 0) return;
-  sleep(min + (max - min) * spread(thinks++, POINT.think));
+  const seconds = min + (max - min) * spread(thinks++, POINT.think);
+  // What `harness model check` compares with the model's think times.
+  thinkSeconds.add(seconds, ctx.persona ? { persona: ctx.persona } : {});
+  sleep(seconds);
 }
 
-function at<T>(items: readonly T[], index: number): T | undefined {
+export function at<T>(items: readonly T[], index: number): T | undefined {
   return items.length ? items[index % items.length] : undefined;
 }
 
 /** Back-office list filters, in turn. Every one matches the booking setup() made for each key. */
-function listFilter(n: number): Record<string, string> {
+export function listFilter(n: number): Record<string, string> {
   const today = todayUtc();
   switch (n % 3) {
     case 0:
@@ -132,7 +138,7 @@ function chosenOptions(type: SampleProductType): SelectedOption[] {
     .map((o) => ({ uuid: o.uuid, value: o.type === "select" ? (o.values[0] ?? "") : "load test" }));
 }
 
-function firstAvailableTimeslot(single: Json): string | undefined {
+export function firstAvailableTimeslot(single: Json): string | undefined {
   const slots = Array.isArray(single.timeslots) ? (single.timeslots as unknown[]) : [];
   for (const slot of slots) {
     if (typeof slot === "object" && slot !== null && (slot as Json).available === true)

@@ -10,13 +10,16 @@ import {
   type Persona,
   type TrafficModel,
 } from "../../contract/traffic-model.ts";
+import { fittedEndpoints } from "../../contract/fitted-traffic-mix.ts";
 
 export function loadTrafficModel(config: K6Config, only?: Persona): TrafficModel {
   const model = config.trafficFile ? readMergedModel(config.trafficFile) : DEFAULT_TRAFFIC_MODEL;
   if (!only) return model;
-  // A single-persona scenario: the same journey settings, all the weight on one persona.
+  // A single-persona scenario: the same journey settings, all the weight on one persona (the built-in journey, not
+  // a fitted model's chains).
   const weights = { catalogueSync: 0, shopper: 0, booker: 0, backOffice: 0, [only]: 1 };
-  return { ...model, weights };
+  const { fitted: _fitted, ...journeys } = model;
+  return { ...journeys, weights };
 }
 
 /** The merged model the harness wrote (lib/harness/run/run-state.ts): checked and merged there, not again here. */
@@ -30,6 +33,7 @@ function readMergedModel(file: string): TrafficModel {
 
 /** The endpoints the model's personas call (weight > 0): the scenario's per-endpoint thresholds. */
 export function endpointsOf(model: TrafficModel): EndpointName[] {
+  if (model.fitted) return fittedEndpoints(model.fitted);
   // Which endpoints, not how often: any catalogue size names the same ones.
   const calls = expectedCallsPerJourney(model, 0);
   const endpoints = new Set<EndpointName>();

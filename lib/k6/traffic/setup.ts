@@ -12,13 +12,20 @@ const MAX_SEEDED_KEYS = 100;
 /** Dates a key's seed booking may move forward to past sold-out ones. */
 const SEED_DATES_TRIED = 3;
 
-export function prepareTraffic(config: K6Config, model: TrafficModel): CatalogueSample {
+/** The sample, and the seed booking setup() made for each of this runner's keys (by key index; "" where none). */
+export interface TrafficSample extends CatalogueSample {
+  seedBookings?: string[];
+}
+
+export function prepareTraffic(config: K6Config, model: TrafficModel): TrafficSample {
   const sample = readCatalogueSample((i) => setupClient(config, i), {
     products: 60,
     withTypes: 12,
     pageSize: model.catalogueSync.pageSize,
   });
-  if (model.weights.backOffice > 0) {
+  const seedBookings: string[] = [];
+  // A fitted model's booking reads need a booking to read in a session that made none (fitted-walk.ts).
+  if (model.weights.backOffice > 0 || model.fitted) {
     // Each of this runner's keys gets one reserved booking, so that the back office's lists are never empty whatever
     // key it uses.
     const keys = Math.min(runnerKeys(config).keys.length, MAX_SEEDED_KEYS);
@@ -41,8 +48,10 @@ export function prepareTraffic(config: K6Config, model: TrafficModel): Catalogue
       }
       if (!open) continue;
       const { date, timeslot } = open;
-      checkResponse(client.createBooking(bookingRequestFor(type, date, timeslot, k)), [200, 201]);
+      const created = client.createBooking(bookingRequestFor(type, date, timeslot, k));
+      if (checkResponse(created, [200, 201]) && created.data) seedBookings[k] = String(created.data.uuid);
     }
   }
-  return sample;
+  // Array.from fills the holes of keys that got no booking.
+  return { ...sample, seedBookings: Array.from(seedBookings, (uuid: string | undefined) => uuid ?? "") };
 }
