@@ -19,6 +19,7 @@ import { httpUrl, integer, nonNegativeNumber } from "../lib/harness/settings/val
 import { settingOption } from "./setting-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
+import { modelCheckCommand } from "./model-check-command.ts";
 
 /** The comparison code, loaded only by the commands that compare (as the hooks check is). */
 // Each command loads what only it needs when it runs: `harness run` starts without the k8s, judge and report code.
@@ -302,6 +303,11 @@ program
       console.log(line);
     });
   });
+
+const modelCommand = program
+  .command("model")
+  .description("traffic models: fitted from access logs, and a run checked against one");
+modelCommand.addCommand(modelCheckCommand());
 
 program
   .command("list")
