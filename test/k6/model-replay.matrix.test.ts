@@ -2,8 +2,10 @@
  * Issue 30's replay, end to end against the reference service: --arrival-curve plays a fitted curve's shape, and
  * `harness model check` passes a run of the fitted model and fails a run of the built-in one against it.
  */
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../lib/harness/paths.ts";
 import { rawResultsFile, readRawSamples } from "../../lib/harness/reports/raw-samples.ts";
 import { fittedModel } from "../unit/fitted-models.ts";
 import { runHarnessProcess, tempFile } from "./harness-process.ts";
@@ -31,8 +33,15 @@ async function sessionStarts(runDir: string): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-const modelCheck = (runDir: string, model: string) =>
-  runHarnessProcess(["model", "check", runDir, "--model", model], { timeoutMs: 60_000 });
+/** `harness model check`: its exit code and output. */
+function modelCheck(runDir: string, model: string): { exitCode: number | null; output: string } {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, "scripts/harness.js"), "model", "check", runDir, "--model", model],
+    { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 },
+  );
+  return { exitCode: result.status, output: `${result.stdout}${result.stderr}` };
+}
 
 describe("the fitted model replayed", () => {
   it("should reproduce the fitted day's shape within 10% per bucket at --time-compression 24", async () => {
@@ -76,17 +85,19 @@ describe("the fitted model replayed", () => {
       "20s",
     ]);
     expect(fitted.exitCode, fitted.output).toBe(0);
-    const pass = await modelCheck(fitted.runDir as string, model);
+    const pass = modelCheck(fitted.runDir as string, model);
+    console.info(pass.output);
     expect(pass.exitCode, pass.output).toBe(0);
     expect(pass.output).toMatch(/verdict: PASS/);
 
     const builtIn = await runHarnessProcess(["run", "partner-mix", "--profile", "smoke", "--duration", "20s"]);
     expect(builtIn.exitCode, builtIn.output).toBe(0);
-    const fail = await modelCheck(builtIn.runDir as string, model);
+    const fail = modelCheck(builtIn.runDir as string, model);
+    console.info(fail.output);
     expect(fail.exitCode, fail.output).toBe(1);
     expect(fail.output).toMatch(/endpoint mix: FAIL/);
     // And the built-in run matches its own model.
-    const own = await modelCheck(builtIn.runDir as string, tempFile("builtin.json", {}));
+    const own = modelCheck(builtIn.runDir as string, tempFile("builtin.json", {}));
     expect(own.exitCode, own.output).toBe(0);
   });
 });
