@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { arrivalCurveScenario, compressedBucketMs } from "../../lib/contract/arrival-curve.ts";
-import type { EndpointName } from "../../lib/contract/index.ts";
+import { decodeK6Env, encodeK6Env, type EndpointName } from "../../lib/contract/index.ts";
 import {
   expectedSessionCalls,
   fittedEndpointMix,
@@ -216,6 +216,16 @@ describe("--arrival-curve", () => {
     // Per hour, so a night's 0.05 sessions/s is not rounded to 0.
     expect(holds.map((s) => s.target)).toEqual([360, 14_400, 72_000, 0]);
     expect(expectedIterations(arrival)).toBeCloseTo((0.05 + 2 + 10 + 0) * 2 * 12.5, 6);
+  });
+
+  it("should reach k6 as ATD_ARRIVAL_CURVE and be refused there when malformed", () => {
+    const base = { baseUrl: "http://127.0.0.1:9", apiKeys: ["k"] };
+    const env = encodeK6Env({ ...base, arrivalCurve: { timeCompression: 24, rateMultiplier: 1.5 } });
+    expect(env.ATD_ARRIVAL_CURVE).toBe("24x1.5");
+    expect(decodeK6Env(env).arrivalCurve).toEqual({ timeCompression: 24, rateMultiplier: 1.5 });
+    expect(() => decodeK6Env({ ...env, ATD_ARRIVAL_CURVE: "24" })).toThrow(
+      /ATD_ARRIVAL_CURVE="24" is not .* Please give e\.g\. 24x1\./,
+    );
   });
 
   it("should be partner-mix's executor in place of the profile", () => {
