@@ -19,6 +19,7 @@ import { httpUrl, integer, nonNegativeNumber } from "../lib/harness/settings/val
 import { settingOption } from "./setting-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
+import { addModelCommand } from "./model-command.ts";
 
 /** The comparison code, loaded only by the commands that compare (as the hooks check is). */
 // Each command loads what only it needs when it runs: `harness run` starts without the k8s, judge and report code.
@@ -302,6 +303,8 @@ program
       console.log(line);
     });
   });
+
+addModelCommand(program);
 
 program
   .command("list")
