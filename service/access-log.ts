@@ -1,6 +1,6 @@
 /**
  * The access log (--access-log): one line per answered API request in nginx's combined format, with the API key in
- * the user field and the time to the millisecond (docs/service.md), as `harness model fit` reads it. Lines are
+ * the user field, the time to the millisecond and no byte count (docs/service.md), as `harness model fit` reads it. Lines are
  * queued and written by one stream in batches: the request path pays for a string and an array push. The queue is
  * bounded: while the disk lags by more than MAX_PENDING_BYTES, lines are dropped and counted (the count is the
  * log's last line), never held in memory without end.
@@ -68,11 +68,11 @@ export class AccessLog {
   track(req: IncomingMessage, res: ServerResponse): void {
     const addr = req.socket.remoteAddress ?? "-";
     res.once("finish", () => {
-      const length = res.getHeader("content-length");
       const line =
         `${addr} - ${userField(req.headers["x-authorization"])} [${logTime(Date.now())}] ` +
         `"${field(req.method)} ${field(req.url)} HTTP/${req.httpVersion}" ${res.statusCode} ` +
-        `${typeof length === "number" || typeof length === "string" ? String(length) : "0"} ` +
+        // $body_bytes_sent: not counted here (the answer's headers are written in one call), "-" as Apache writes it.
+        `- ` +
         `"${field(req.headers.referer)}" "${field(req.headers["user-agent"])}"\n`;
       this.#enqueue(line);
     });

@@ -7,7 +7,7 @@ import { SESSION_END, type FittedPersona, type FittedTraffic } from "../../contr
 import { ARRIVAL_BUCKET_SECONDS, FitAccumulator, type Signature } from "./fit-accumulator.ts";
 import { clusterSignatures, type Clustering } from "./cluster-sessions.ts";
 import { lineParser, type FieldMap, type LogFormat } from "./log-formats.ts";
-import { personaOf, type ClusterProfile } from "./name-personas.ts";
+import { personaOf, shapeOf, type ClusterProfile } from "./name-personas.ts";
 import { readLogs, type ReadCounts } from "./read-log.ts";
 import { Sessionizer } from "./sessions.ts";
 import { fitThinkTime } from "./think-time-fit.ts";
@@ -79,7 +79,7 @@ export async function fitTraffic(options: FitOptions): Promise<FitResult> {
   };
 }
 
-/** Clusters by name: those of one built-in persona together, the others cluster-1, cluster-2, ... by size. */
+/** Clusters by name: those of one built-in persona together, the others by shape as cluster-1, cluster-2, ... */
 function personaGroups(signatures: readonly Signature[], labels: readonly number[]) {
   const byCluster = new Map<number, Signature[]>();
   signatures.forEach((s, i) => {
@@ -88,9 +88,12 @@ function personaGroups(signatures: readonly Signature[], labels: readonly number
   });
   const clusters = [...byCluster.values()].sort((a, b) => sessionsOf(b) - sessionsOf(a));
   const groups = new Map<string, Signature[]>();
-  let unnamed = 0;
+  const unnamed = new Map<string, string>();
   for (const members of clusters) {
-    const name = personaOf(profileOf(members)) ?? `cluster-${++unnamed}`;
+    const profile = profileOf(members);
+    const shape = shapeOf(profile);
+    const name = personaOf(profile) ?? unnamed.get(shape) ?? `cluster-${String(unnamed.size + 1)}`;
+    if (name.startsWith("cluster-")) unnamed.set(shape, name);
     groups.set(name, [...(groups.get(name) ?? []), ...members]);
   }
   return [...groups].map(([name, members]) => ({ name, members }));

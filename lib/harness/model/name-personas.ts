@@ -2,7 +2,9 @@
  * Names a cluster after the built-in persona whose journey it is: the cluster's sessions mostly start with that
  * journey's first call, and its calls stay within the endpoints the journey makes (expectedCallsPerJourney of the
  * default model; any endpoint above NAMING_OUTSIDE_SHARE of the cluster's calls outside them rules it out). Clusters
- * named alike are one persona (a journey's short and long variants); the rest are cluster-1, cluster-2, ...
+ * named alike are one persona (a journey's short and long variants). Of the rest, clusters with the same first call
+ * and the same endpoints (each above NAMING_OUTSIDE_SHARE of its calls) are one persona too: they differ in depth
+ * alone, which the persona's Markov chain holds (its end probabilities); they are cluster-1, cluster-2, ...
  */
 import type { EndpointName } from "../../contract/endpoints.ts";
 import {
@@ -47,4 +49,15 @@ export function personaOf(cluster: ClusterProfile): Persona | undefined {
     const starts = cluster.firsts[JOURNEY_FIRST_CALL[persona]] ?? 0;
     return outside / calls <= NAMING_OUTSIDE_SHARE && starts / sessions >= NAMING_FIRST_CALL_SHARE;
   });
+}
+
+/** What an unnamed cluster is by: its usual first call and the endpoints it calls (noise left out). */
+export function shapeOf(cluster: ClusterProfile): string {
+  const calls = Object.values(cluster.calls).reduce((a, b) => a + b, 0);
+  const first = Object.entries(cluster.firsts).sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
+  const endpoints = Object.entries(cluster.calls)
+    .filter(([, n]) => n / calls > NAMING_OUTSIDE_SHARE)
+    .map(([e]) => e)
+    .sort();
+  return `${first}:${endpoints.join(",")}`;
 }
