@@ -203,6 +203,22 @@ function variationsOption(raw: string): VariationName[] {
   return names as VariationName[];
 }
 
+/** `--disable-hook a,b`: names of TEST_HOOKS. */
+function disabledHooksOption(raw: string): TestHookName[] {
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const unknown = names.find((n) => !(TEST_HOOK_NAMES as readonly string[]).includes(n));
+  if (unknown !== undefined) {
+    throw new OptionsError(
+      `--disable-hook names an unknown hook "${unknown}"`,
+      `use comma-separated names from: ${TEST_HOOK_NAMES.join(", ")}`,
+    );
+  }
+  return names as TestHookName[];
+}
+
 /** Turns raw string values (already merged from env and flags) into validated options. */
 export function resolveOptions(raw: Partial<Record<OptionKey, string>>): ServiceOptions {
   const o: ServiceOptions = { ...DEFAULT_OPTIONS, defects: [], variations: [] };
@@ -266,20 +282,7 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
     o.keyPrefix = raw.keyPrefix;
   }
   if (raw.keysFile !== undefined) o.keysFile = nonEmpty(FLAGS.keysFile, raw.keysFile, "/tmp/keys.json");
-  if (raw.disabledHooks !== undefined) {
-    const names = raw.disabledHooks
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s !== "");
-    const unknown = names.find((n) => !(TEST_HOOK_NAMES as readonly string[]).includes(n));
-    if (unknown !== undefined) {
-      throw new OptionsError(
-        `--disable-hook names an unknown hook "${unknown}"`,
-        `use comma-separated names from: ${TEST_HOOK_NAMES.join(", ")}`,
-      );
-    }
-    o.disabledHooks = names as TestHookName[];
-  }
+  if (raw.disabledHooks !== undefined) o.disabledHooks = disabledHooksOption(raw.disabledHooks);
   if (raw.faults !== undefined && raw.faults.trim() !== "") o.faults = faultsOption(raw.faults);
   if (raw.partners !== undefined) o.partners = integer(FLAGS.partners, raw.partners, 1, MAX_PARTNERS, "400");
   if (raw.accessLog !== undefined) o.accessLog = nonEmpty(FLAGS.accessLog, raw.accessLog, "/tmp/access.log");
