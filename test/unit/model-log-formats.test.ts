@@ -13,7 +13,7 @@ import {
 } from "../../lib/harness/model/log-formats.ts";
 import { hashClient, readLogs, type KeptRequest } from "../../lib/harness/model/read-log.ts";
 import { fieldsOf } from "../../lib/harness/model/fit-command.ts";
-import { logTime } from "../../service/access-log.ts";
+import { escapeLogged, logTime } from "../../service/access-log.ts";
 
 const SERVICE_LINE =
   '127.0.0.1 - atd-partner-07 [27/Nov/2026:23:43:20.461 +0000] "GET /v2/products?page=1&per_page=60 HTTP/1.1" 200 - "-" "Grafana k6/2.2.0"';
@@ -74,6 +74,12 @@ describe("access log formats", () => {
       expect(combined(line)).toBeUndefined();
     for (const line of ["{", "[]", "null", '{"time":"x","method":"GET","path":"/v2/config","status":200,"client":"k"}'])
       expect(json(line)).toBeUndefined();
+  });
+
+  it("should escape what would break a logged field as nginx does, and read the line back", () => {
+    expect(escapeLogged('a"b\\c\n\u00e9\u20ac')).toBe("a\\x22b\\x5Cc\\x0A\\xE9%E2%82%AC");
+    const line = SERVICE_LINE.replace("Grafana k6/2.2.0", escapeLogged('odd "agent"'));
+    expect(parseCombinedLine(line, DEFAULT_FIELDS.combined)).toMatchObject({ path: "/v2/products", status: 200 });
   });
 
   it("should refuse a --field that names no field of the record", () => {
