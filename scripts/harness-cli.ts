@@ -19,7 +19,7 @@ import { httpUrl, integer, nonNegativeNumber } from "../lib/harness/settings/val
 import { settingOption } from "./setting-options.ts";
 import { runCommand } from "./run-command.ts";
 import { writeStarterRunFile } from "./init-command.ts";
-import { modelCheckCommand } from "./model-check-command.ts";
+import { addModelCommand } from "./model-command.ts";
 
 /** The comparison code, loaded only by the commands that compare (as the hooks check is). */
 // Each command loads what only it needs when it runs: `harness run` starts without the k8s, judge and report code.
@@ -304,10 +304,7 @@ program
     });
   });
 
-const modelCommand = program
-  .command("model")
-  .description("traffic models: fitted from access logs, and a run checked against one");
-modelCommand.addCommand(modelCheckCommand());
+addModelCommand(program);
 
 program
   .command("list")

@@ -102,25 +102,32 @@ function referenceTarget(flags: RunFlags): boolean {
 function referenceServiceOf(
   serviceArgs: readonly string[],
   seed: number | undefined,
-): { seed?: number; products?: number } {
+): { seed?: number; products?: number; partners?: number } {
   const flag = (name: string) => {
     const at = serviceArgs.indexOf(name);
     return at >= 0 ? Number(serviceArgs[at + 1]) : undefined;
   };
   const products = flag("--products");
   const seeded = seed ?? flag("--seed");
-  return { ...(seeded === undefined ? {} : { seed: seeded }), ...(products === undefined ? {} : { products }) };
+  const partners = flag("--partners");
+  return {
+    ...(seeded === undefined ? {} : { seed: seeded }),
+    ...(products === undefined ? {} : { products }),
+    ...(partners === undefined ? {} : { partners }),
+  };
 }
 
 /** Keys the traffic spreads over: --keys (less the run's own key at the public-API level), or the reference's seeded. */
 function plannedKeyCount(
   flags: RunFlags,
+  serviceArgs: readonly string[],
   apiKeys: readonly string[] | undefined,
   level: CoverageLevel,
   scenarios: readonly string[],
   churn: boolean,
 ): number {
-  const keys = apiKeys?.length ?? (referenceTarget(flags) ? SEEDED_PARTNER_COUNT : 0);
+  const seeded = referenceServiceOf(serviceArgs, undefined).partners ?? SEEDED_PARTNER_COUNT;
+  const keys = apiKeys?.length ?? (referenceTarget(flags) ? seeded : 0);
   const ownKey = level === "public-api" && (churn || scenarios.some((s) => traitsOf(s).needsHarnessKey === true));
   return ownKey ? Math.max(0, keys - 1) : keys;
 }
@@ -223,6 +230,7 @@ async function planRun(named: string[], flags: RunFlags, command: Command) {
   const level = expectedLevel(flags);
   const plannedKeys = plannedKeyCount(
     flags,
+    settings.serviceArgs,
     settings.apiKeys,
     level.level,
     scenarios,

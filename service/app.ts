@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { AccessLog } from "./access-log.ts";
 import { createApiHandler } from "./api/server.ts";
 import { createControlHandler } from "./control/server.ts";
 import { writeKeysFile } from "./keys-file.ts";
@@ -74,7 +75,9 @@ export async function createService(options: Partial<ServiceOptions> = {}): Prom
 
   const apiHandler = createApiHandler(state, metrics);
   const controlHandler = createControlHandler(state, metrics, opts.controlToken);
+  const accessLog = opts.accessLog === null ? undefined : new AccessLog(opts.accessLog);
   const api = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    accessLog?.track(req, res);
     void apiHandler(req, res);
   });
   const control = createServer((req, res) => {
@@ -108,6 +111,7 @@ export async function createService(options: Partial<ServiceOptions> = {}): Prom
     api.closeAllConnections();
     control.closeAllConnections();
     await closed;
+    await accessLog?.close();
   };
 
   try {

@@ -62,6 +62,10 @@ export interface ServiceOptions {
    * faults set through the hook they survive a reset; in `--hooks required` mode the flag is the only way to set them.
    */
   faults: FaultConfig | null;
+  /** Seeded partners (API keys): more keys let one run's concurrent sessions each keep a key of their own. */
+  partners: number;
+  /** Where to append the access log (combined format, docs/service.md), or null for none. */
+  accessLog: string | null;
 }
 
 export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
@@ -83,9 +87,13 @@ export const DEFAULT_OPTIONS: Readonly<ServiceOptions> = {
   disabledHooks: [],
   holdSeconds: null,
   faults: null,
+  partners: 40,
+  accessLog: null,
 };
 
 export const MAX_PRODUCTS = 100_000;
+/** Seeded partners at most: each is a Map entry and a line of the keys file, cheap, but a bound all the same. */
+export const MAX_PARTNERS = 10_000;
 
 /** A bad option: `what` is wrong, `fix` says what to change. */
 export class OptionsError extends Error {
@@ -118,6 +126,8 @@ const FLAGS = {
   disabledHooks: "disable-hook",
   holdSeconds: "hold-seconds",
   faults: "faults",
+  partners: "partners",
+  accessLog: "access-log",
 } as const satisfies Record<keyof ServiceOptions, string>;
 
 type OptionKey = keyof typeof FLAGS;
@@ -193,6 +203,22 @@ function variationsOption(raw: string): VariationName[] {
   return names as VariationName[];
 }
 
+/** `--disable-hook a,b`: names of TEST_HOOKS. */
+function disabledHooksOption(raw: string): TestHookName[] {
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const unknown = names.find((n) => !(TEST_HOOK_NAMES as readonly string[]).includes(n));
+  if (unknown !== undefined) {
+    throw new OptionsError(
+      `--disable-hook names an unknown hook "${unknown}"`,
+      `use comma-separated names from: ${TEST_HOOK_NAMES.join(", ")}`,
+    );
+  }
+  return names as TestHookName[];
+}
+
 /** Turns raw string values (already merged from env and flags) into validated options. */
 export function resolveOptions(raw: Partial<Record<OptionKey, string>>): ServiceOptions {
   const o: ServiceOptions = { ...DEFAULT_OPTIONS, defects: [], variations: [] };
@@ -256,21 +282,10 @@ export function resolveOptions(raw: Partial<Record<OptionKey, string>>): Service
     o.keyPrefix = raw.keyPrefix;
   }
   if (raw.keysFile !== undefined) o.keysFile = nonEmpty(FLAGS.keysFile, raw.keysFile, "/tmp/keys.json");
-  if (raw.disabledHooks !== undefined) {
-    const names = raw.disabledHooks
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s !== "");
-    const unknown = names.find((n) => !(TEST_HOOK_NAMES as readonly string[]).includes(n));
-    if (unknown !== undefined) {
-      throw new OptionsError(
-        `--disable-hook names an unknown hook "${unknown}"`,
-        `use comma-separated names from: ${TEST_HOOK_NAMES.join(", ")}`,
-      );
-    }
-    o.disabledHooks = names as TestHookName[];
-  }
+  if (raw.disabledHooks !== undefined) o.disabledHooks = disabledHooksOption(raw.disabledHooks);
   if (raw.faults !== undefined && raw.faults.trim() !== "") o.faults = faultsOption(raw.faults);
+  if (raw.partners !== undefined) o.partners = integer(FLAGS.partners, raw.partners, 1, MAX_PARTNERS, "400");
+  if (raw.accessLog !== undefined) o.accessLog = nonEmpty(FLAGS.accessLog, raw.accessLog, "/tmp/access.log");
   return o;
 }
 

@@ -1,9 +1,10 @@
 /** Partners (API keys): seeded deterministically, changed through PUT /__control/partners/{apiKey}. */
 import { createHash } from "node:crypto";
-import { DEFAULT_KEY_PREFIX } from "./options.ts";
+import { DEFAULT_KEY_PREFIX, DEFAULT_OPTIONS } from "./options.ts";
 import { hash, uuidFrom } from "../lib/reference/rng.ts";
 
-export const SEEDED_PARTNER_COUNT = 40;
+/** Seeded partners without --partners. */
+export const SEEDED_PARTNER_COUNT = DEFAULT_OPTIONS.partners;
 
 export interface Partner {
   /** 0 for atd-partner-01; registration order for keys added later. */
@@ -50,10 +51,14 @@ const KEY_KIND = 101;
  * on. With any other prefix the names (prefix + 8 hex digits) and which keys have alternatives are drawn from `seed`,
  * so a client that guesses names or a numbering rule finds nothing: it has to read the keys (--keys-file).
  */
-export function seedPartners(keyPrefix: string, seed: number): Map<string, Partner> {
+export function seedPartners(
+  keyPrefix: string,
+  seed: number,
+  count: number = SEEDED_PARTNER_COUNT,
+): Map<string, Partner> {
   const numbered = keyPrefix === DEFAULT_KEY_PREFIX;
   const partners = new Map<string, Partner>();
-  for (let n = 1; n <= SEEDED_PARTNER_COUNT; n++) {
+  for (let n = 1; n <= count; n++) {
     let apiKey = numbered ? partnerKey(n) : `${keyPrefix}${uuidFrom(seed, KEY_KIND, n).slice(0, 8)}`;
     // Two 32-bit draws can meet; the key must stay unique.
     if (partners.has(apiKey)) apiKey = `${apiKey}-${n}`;

@@ -50,7 +50,7 @@ export class ServiceState {
     if (options.faults !== null) this.faults = options.faults;
     this.catalogue = generateCatalogue(this.seed, options.products, dayOf(this.clock.now()), this.uuidVersion());
     this.inventory = new Inventory(this.seed);
-    this.partners = seedPartners(this.options.keyPrefix, this.options.seed);
+    this.partners = seedPartners(this.options.keyPrefix, this.options.seed, this.options.partners);
     this.random = new Prng(this.seed);
     this.webhooks = new Webhooks(this.defects, this.variations, this.clock);
     this.bookings = new BookingService(this, this.webhooks);
@@ -87,7 +87,7 @@ export class ServiceState {
     this.catalogue = generateCatalogue(seed, this.options.products, dayOf(this.clock.now()), this.uuidVersion());
     this.inventory = new Inventory(seed);
     // Keys follow the start seed, not this one: the keys file written at start stays true after any reset.
-    this.partners = seedPartners(this.options.keyPrefix, this.options.seed);
+    this.partners = seedPartners(this.options.keyPrefix, this.options.seed, this.options.partners);
     this.random = new Prng(seed);
     this.sortCache = new Map();
     this.renderCache = new Map();

@@ -24,6 +24,12 @@ export interface FittedThinkTime {
   samples: number;
   /** Kolmogorov-Smirnov distance between the observed gaps and the fit (0 = identical), the fit's quality. */
   ksStatistic: number;
+  /**
+   * Share of a session's gaps that are back-to-back calls (under immediateBelowSeconds: the next call sent as soon
+   * as the last answered, no think time); the log-normal describes the other gaps. Absent: every gap is a think time.
+   */
+  immediateShare?: number;
+  immediateBelowSeconds?: number;
 }
 
 export interface FittedPersona {
