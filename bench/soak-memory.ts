@@ -95,7 +95,10 @@ function fit(
   samples: [number, number][],
 ): Pick<SideResult, "rssStartMiB" | "rssAfterWarmupMiB" | "rssEndMiB" | "slopeMiBPerHour"> {
   const after = samples.filter(([t]) => t >= WARMUP_SECONDS);
-  if (after.length < 3) throw new Error("too few samples after the warm-up: raise BENCH_SECONDS");
+  if (after.length < 3)
+    throw new Error(
+      "Failed to fit the RSS slope: fewer than 3 samples after the warm-up. Please raise BENCH_SECONDS or lower BENCH_WARMUP_SECONDS.",
+    );
   return {
     rssStartMiB: Math.round(samples[0]?.[1] ?? NaN),
     rssAfterWarmupMiB: Math.round(after[0]?.[1] ?? NaN),
@@ -123,7 +126,9 @@ async function harnessSide(): Promise<SideResult> {
     http = (JSON.parse(readFileSync(summaryFile, "utf8")) as { metrics: { http_reqs: { values: typeof http } } })
       .metrics.http_reqs.values;
   } catch {
-    throw new Error(`the harness's soak (exit ${String(exitCode)}) left no k6 summary; see ${out}`);
+    throw new Error(
+      `Failed to read the harness soak's k6 summary: the run (exit ${String(exitCode)}) left none. Please look at ${out}.`,
+    );
   }
   return {
     date: new Date().toISOString(),
@@ -160,6 +165,12 @@ async function bareSide(rate: number): Promise<SideResult> {
   const sampler = sampleRss(() => bare.pid);
   const exitCode = await new Promise<number | null>((resolve) => bare.once("exit", resolve));
   const samples = sampler.stop();
+  // 99: a threshold failed, which says nothing about memory; anything else is k6's own failure.
+  if (exitCode !== 0 && exitCode !== 99) {
+    throw new Error(
+      `Failed to run bare k6: it exited ${String(exitCode)}. Please run bench/k6/bare.ts by hand to see why.`,
+    );
+  }
   const http = (
     JSON.parse(readFileSync(summary, "utf8")) as { metrics: { http_reqs: { count: number; rate: number } } }
   ).metrics.http_reqs;
