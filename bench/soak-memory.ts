@@ -4,7 +4,7 @@
  *
  * Two sides, one after the other (BENCH_SIDES, default "harness,bare"):
  * - harness: `harness run soak --duration BENCH_SECONDS` as a user runs it (embedded reference service, churn and
- *   webhook sink as the soak's defaults), its k6 child found in /proc;
+ *   webhook sink as the soak's defaults; BENCH_HARNESS_ARGS adds flags), its k6 child found in /proc;
  * - bare: bench/k6/bare.ts as an open model at the harness side's request rate (BENCH_RATE when the harness side
  *   does not run here), two thresholds, the harness's system tags, against an embedded reference service.
  * Each k6 process's RSS is read from /proc every 5 s; after a warm-up (BENCH_WARMUP_SECONDS, default a third of the
@@ -29,6 +29,8 @@ import { benchTargets } from "./bench-targets.ts";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "600");
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? String(Math.round(SECONDS / 3)));
 const SIDES = (process.env.BENCH_SIDES ?? "harness,bare").split(",");
+/** More flags for the harness side (e.g. "--no-churn --no-webhooks"), to measure a piece of the soak apart. */
+const HARNESS_ARGS = (process.env.BENCH_HARNESS_ARGS ?? "").split(" ").filter((a) => a !== "");
 const SAMPLE_MS = 5000;
 /** The goal of issue 29: the harness's k6 grows at most this many times as fast as bare k6's. */
 const GOAL_RATIO = 1.5;
@@ -112,7 +114,10 @@ async function harnessSide(): Promise<SideResult> {
   const out = mkdtempSync(path.join(tmpdir(), "atd-bench-soak-"));
   const harness = spawn(
     process.execPath,
-    [path.join(REPO_ROOT, "scripts/harness.js"), "run", "soak", "--duration", `${String(SECONDS)}s`, "--out", out],
+    [
+      ...[path.join(REPO_ROOT, "scripts/harness.js"), "run", "soak", "--duration", `${String(SECONDS)}s`, "--out", out],
+      ...HARNESS_ARGS,
+    ],
     { stdio: "ignore", cwd: REPO_ROOT },
   );
   let k6: number | undefined;
