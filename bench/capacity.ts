@@ -1,7 +1,7 @@
 /**
  * npm run bench:capacity: does `harness run capacity` find the reference service's knee near its real peak?
  *
- * In one run on this machine, with the service on the same CPU budget throughout (BENCH_SERVICE_CPUS, default 0.15
+ * In one run on this machine, with the service on the same CPU budget throughout (BENCH_SERVICE_CPUS, default 0.3
  * cores: a cgroup, as `harness run --service-cpus` sets; k6 shares the host's cores and must not be the bottleneck):
  * 1. the peak: wrk against the single-date price request the capacity scenario sends (same product type, keys and
  *    service flags), as bench:service measures it with BENCH_SERVICE_CPUS;
@@ -25,7 +25,7 @@ import { REPO_ROOT } from "../lib/harness/paths.ts";
 import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
 import { WRK, wrk, writeKeysScript, type WrkResult } from "./wrk.ts";
 
-const CPUS = Number(process.env.BENCH_SERVICE_CPUS ?? "0.15");
+const CPUS = Number(process.env.BENCH_SERVICE_CPUS ?? "0.3");
 const HOLD = process.env.BENCH_HOLD ?? "5s";
 const PEAK_SECONDS = Number(process.env.BENCH_SECONDS ?? "10");
 const SERVICE_ARGS = "--rate-limit 1000000";

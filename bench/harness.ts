@@ -16,13 +16,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { k6BuildOptions } from "../esbuild.config.ts";
-import { addDays, todayUtc } from "../lib/contract/index.ts";
 import { bundleScenarios } from "../lib/harness/bundle.ts";
 import { resolveK6 } from "../lib/harness/k6-binary.ts";
 import { K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
 import { REPO_ROOT } from "../lib/harness/paths.ts";
 import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
-import { CHECKS_COST_MARKER, type BenchTargets } from "./k6/requests.ts";
+import { benchTargets } from "./bench-targets.ts";
+import { CHECKS_COST_MARKER } from "./k6/requests.ts";
 
 const VUS = Number(process.env.BENCH_VUS ?? "8");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "15");
@@ -148,21 +148,6 @@ interface Rounds {
 /** Requests per k6 CPU second of a side's best round. */
 function best(ms: readonly Measure[]): number {
   return Math.max(...ms.map((m) => m.perCpuSecond));
-}
-
-/** What the client path requests: the first product the service lists, its first product type, a date ahead. */
-async function benchTargets(apiUrl: string, key: string): Promise<BenchTargets> {
-  const products = (await (
-    await fetch(`${apiUrl}/v2/products?per_page=1`, { headers: { "X-Authorization": key } })
-  ).json()) as { data: { uuid: string }[] };
-  const product = products.data[0]?.uuid ?? "";
-  const types = (await (
-    await fetch(`${apiUrl}/v2/products/${product}/product-types`, {
-      headers: { "X-Authorization": key },
-    })
-  ).json()) as { data: { uuid: string }[] };
-  const date = addDays(todayUtc(), 10);
-  return { product, productType: types.data[0]?.uuid ?? "", date, dateEnd: addDays(date, 13) };
 }
 
 /** ROUNDS rounds, each bare http.get, then (with BREAKDOWN) each step of the client path, then the whole path. */
