@@ -167,6 +167,22 @@ describe("walkFittedSession", () => {
     expect(Math.abs(median / 0.05 - 1)).toBeLessThan(0.05);
   });
 
+  it("should send the persona's share of back-to-back calls with no think time, recorded as 0 s", () => {
+    const base = personaAt(2);
+    const fitted = fittedModel({
+      personas: [{ ...base, share: 1, thinkTime: { ...base.thinkTime, immediateShare: 0.3 } }],
+    });
+    walk(1000, fitted);
+    const thinks = metric("atd_think_seconds").map((m) => m.value);
+    const immediate = thinks.filter((t) => t === 0).length / thinks.length;
+    expect(Math.abs(immediate - 0.3)).toBeLessThan(0.03);
+    const median = quantile(
+      thinks.filter((t) => t > 0),
+      0.5,
+    );
+    expect(Math.abs(median / 0.05 - 1)).toBeLessThan(0.05);
+  });
+
   it("should stop a session that never ends at the call bound", () => {
     const loop = fittedModel({
       personas: [{ ...personaAt(0), share: 1, start: { config: 1 }, transitions: { config: { config: 1 } } }],

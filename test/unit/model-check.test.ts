@@ -73,6 +73,29 @@ describe("checkThinkTimes", () => {
   it("should not judge a persona with too few think times", () => {
     expect(checkThinkTimes("shopper", [1, 2, 3], cdf).verdict).toBe("not judged");
   });
+
+  describe("with back-to-back calls (immediateShare)", () => {
+    const immediate = { ...persona, thinkTime: { ...persona.thinkTime, immediateShare: 0.4 } };
+    const mixed = expectationOf({ ...DEFAULT_TRAFFIC_MODEL, fitted: fittedModel({ personas: [immediate] }) }).thinkCdf
+      .shopper;
+    if (!mixed) throw new Error("no think-time CDF for the shopper");
+    const zeros = (n: number) => Array.from({ length: n }, () => 0);
+
+    it("should pass their share of 0 s beside the log-normal, however many are tied at 0", () => {
+      const check = checkThinkTimes("shopper", [...zeros(2000), ...lognormalSample(mu, sigma, 3000)], mixed);
+      expect(check.ksDistance).toBeLessThan(0.01);
+      expect(check.verdict).toBe("pass");
+    });
+
+    it("should fail a run that sends none back to back", () => {
+      expect(checkThinkTimes("shopper", lognormalSample(mu, sigma, 5000), mixed).verdict).toBe("fail");
+    });
+
+    it("should fail back-to-back calls a model without them does not make", () => {
+      const check = checkThinkTimes("shopper", [...zeros(2000), ...lognormalSample(mu, sigma, 3000)], cdf);
+      expect(check.verdict).toBe("fail");
+    });
+  });
 });
 
 /** A run directory whose raw results hold the given samples, as k6's JSON output writes them. */

@@ -83,8 +83,11 @@ function fittedExpectation(fitted: FittedTraffic): ModelExpectation {
   for (const p of fitted.personas) {
     personaShares[p.name] = (personaShares[p.name] ?? 0) + p.share;
     const { mu, sigma } = p.thinkTime;
-    thinkCdf[p.name] = (x) =>
+    const immediate = p.thinkTime.immediateShare ?? 0;
+    const logNormal = (x: number) =>
       x <= 0 ? 0 : sigma === 0 ? Number(Math.log(x) >= mu) : normalCdf((Math.log(x) - mu) / sigma);
+    // Back-to-back calls are think times of 0 (lib/k6/traffic/fitted-walk.ts): a point mass at 0 before the rest.
+    thinkCdf[p.name] = (x) => (x < 0 ? 0 : immediate + (1 - immediate) * logNormal(x));
   }
   return { model: "fitted", endpointMix: fittedEndpointMix(fitted), personaShares, thinkCdf };
 }
@@ -163,10 +166,15 @@ export function checkThinkTimes(persona: string, samples: readonly number[], cdf
   const sorted = [...samples].sort((a, b) => a - b);
   const n = sorted.length;
   let d = 0;
-  sorted.forEach((x, i) => {
-    const f = cdf(x);
-    d = Math.max(d, Math.abs((i + 1) / n - f), Math.abs(f - i / n));
-  });
+  // Over distinct values, against the CDF at the value and just below it: a CDF with a jump (the back-to-back calls'
+  // 0 s) would otherwise count its own jump as distance at each tied sample.
+  for (let i = 0; i < n;) {
+    const x = sorted[i] as number;
+    let j = i;
+    while (j < n && sorted[j] === x) j += 1;
+    d = Math.max(d, Math.abs(j / n - cdf(x)), Math.abs(i / n - cdf(x - 1e-9)));
+    i = j;
+  }
   const critical = n > 0 ? KS_CRITICAL_AT_1_PERCENT / Math.sqrt(n) : Infinity;
   const significant = d > critical;
   const tolerance = TOLERANCE.thinkKsDistance;

@@ -28,7 +28,7 @@ import { amongProductTypes, onProductsPage, readListed } from "./listed-read.ts"
 export const MAX_THINK_SECONDS = 60;
 
 /** Decision points of the walk (decide.ts): apart from the journeys' (1-8) and the persona's (0). */
-const POINT = { next: 9, thinkRadius: 10, thinkAngle: 11 } as const;
+const POINT = { next: 9, thinkRadius: 10, thinkAngle: 11, thinkImmediate: 12 } as const;
 
 export interface WalkContext {
   client: ApiClient;
@@ -175,8 +175,12 @@ const bookingSteps: Partial<Record<EndpointName, Step>> = {
 
 const STEPS: Partial<Record<EndpointName, Step>> = { ...catalogueSteps, ...bookingSteps };
 
-/** A log-normal draw of the persona's think time (Box-Muller on two scattered points), capped. */
+/**
+ * The persona's think time: none for its share of back-to-back calls (immediateShare), else a log-normal draw
+ * (Box-Muller on two scattered points), capped.
+ */
 export function thinkTimeOf(persona: FittedPersona, n: number, step: number): number {
+  if (scatter(n, step, POINT.thinkImmediate) < (persona.thinkTime.immediateShare ?? 0)) return 0;
   const radius = Math.sqrt(-2 * Math.log(1 - scatter(n, step, POINT.thinkRadius)));
   const z = radius * Math.cos(2 * Math.PI * scatter(n, step, POINT.thinkAngle));
   return Math.min(MAX_THINK_SECONDS, Math.exp(persona.thinkTime.mu + persona.thinkTime.sigma * z));
