@@ -1,7 +1,8 @@
 /**
  * The whole loop of issue 30's fit: partner-mix with the built-in model against the reference service writing its
  * access log, then `harness model fit` of that log gives the model back (persona shares within 3 points of the
- * weights, endpoint mix within 2 points of the run's, think-time medians within 15% of the model's).
+ * weights, endpoint mix within 2 points of the run's, think-time medians within 15% of the model's), and a run of the
+ * fitted model passes `harness model check` against it.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,7 @@ function loadStartMs(runDir: string): number {
 }
 
 describe("a traffic model fitted from the access log of a partner-mix run", () => {
-  it("should give back the built-in model's persona shares, the run's endpoint mix and its think time", async () => {
+  it("should give back the built-in model's persona shares, the run's endpoint mix and its think time, and replay to pass its check", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "model-fit-run-"));
     // Outside the run directory: the harness redacts the run's keys from its own files, and the log names them.
     const log = path.join(dir, "access.log");
@@ -83,5 +84,14 @@ describe("a traffic model fitted from the access log of a partner-mix run", () =
       const median = p.thinkTime.observedMedianSeconds;
       expect(Math.abs(median - (min + max) / 2) / ((min + max) / 2), `${p.name}: ${median}`).toBeLessThanOrEqual(0.15);
     }
-  }, 300_000);
+
+    // The loop closed: the fitted model replayed (its chains, back-to-back calls and think times) passes its own check.
+    const replay = await runHarnessProcess(
+      ["run", "partner-mix", "--profile", "steady", "--duration", "20s", "--traffic", out],
+      { timeoutMs: 240_000 },
+    );
+    expect(replay.exitCode, replay.output).toBe(0);
+    const check = runHarnessCommand(["model", "check", replay.runDir ?? "", "--model", out]);
+    expect(check.exitCode, check.output).toBe(0);
+  }, 420_000);
 });
