@@ -75,8 +75,13 @@ function slotFor(
   const kind = kinds[n % kinds.length] as PlanKind;
   const pool = kind === "flat" ? flat : timeslotted;
   const round = Math.floor(n / kinds.length);
-  const type = pool[round % pool.length] as ControlProductType;
-  const block = Math.floor(round / pool.length);
+  // Numbered among the iterations of the kinds that share the pool (same-date and next-date both take timeslotted
+  // types): numbering by round alone gave iterations 3k and 3k+1 the same type and block, so two concurrent
+  // iterations shaped one slot and each judged the other's inventory.
+  const sharing = kinds.filter((k) => (k === "flat") === (kind === "flat"));
+  const ordinal = round * sharing.length + sharing.indexOf(kind);
+  const type = pool[ordinal % pool.length] as ControlProductType;
+  const block = Math.floor(ordinal / pool.length);
   const offset = type.daysInAdvance + FIRST_DAY + block * BLOCK_DAYS;
   if (offset + SHAPED_DAYS > horizonDays) return undefined;
   return { kind, type, date: addDays(today, offset), round };
