@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { processesInGroup, runHarnessProcess, runLimiter, type HarnessProcessResult } from "./harness-process.ts";
+import { LOOSE_LATENCY_SLO } from "./required-hooks-service.ts";
 
 /**
  * A signal always ends a run: SIGTERM (or Ctrl-C) in any phase of `harness run` against the embedded service ends the
@@ -119,7 +120,9 @@ describe("harness run ended by a signal", () => {
   });
 
   it.concurrent("should finish the reports, marked interrupted, on SIGTERM while writing them", async () => {
-    const result = await signalledAt(["smoke", "--duration", "2s"], term("▸ report"));
+    // Latency bounds loose: what is judged is that the verdicts were finished, and a 2 s run beside the default tier's
+    // others once missed the smoke SLO's p95 (a fail verdict, as finished as a pass).
+    const result = await signalledAt(["smoke", "--duration", "2s", "--slo", LOOSE_LATENCY_SLO], term("▸ report"));
     await expectInterrupted(result, "SIGTERM", "write the reports");
     expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`)).toEqual(["smoke pass"]);
   });
