@@ -157,13 +157,17 @@ const misdeed: fc.Arbitrary<Misdeed> = fc.oneof(
  * The outcome a misdeed must end in: the sink's answer, and how it records the request (not at all when it never
  * became one: Node's own headers timeout answers that 408).
  */
-const OUTCOME: Record<Misdeed["kind"], { status: number | undefined; reason: string | undefined }> = {
-  "declares too much": { status: 413, reason: "too large" },
-  "streams too much": { status: 413, reason: "too large" },
-  stalls: { status: 408, reason: "too slow" },
-  trickles: { status: 408, reason: "too slow" },
+/**
+ * The statuses the sender may see (0: the connection closed without one), and the refusal the sink records. A sender
+ * still streaming when the sink answers 413 and closes can be reset before it reads the answer (TCP discards it).
+ */
+const OUTCOME: Record<Misdeed["kind"], { status: readonly number[] | undefined; reason: string | undefined }> = {
+  "declares too much": { status: [413], reason: "too large" },
+  "streams too much": { status: [413, 0], reason: "too large" },
+  stalls: { status: [408], reason: "too slow" },
+  trickles: { status: [408], reason: "too slow" },
   "hangs up": { status: undefined, reason: "cut off" },
-  "stalls in its headers": { status: 408, reason: undefined },
+  "stalls in its headers": { status: [408], reason: undefined },
 };
 
 /**
@@ -293,7 +297,7 @@ export function webhookSinkProperties(scale: number): void {
             const refusedBefore = sink.refused.length;
             const status = await misbehave(port, "/hooks/0", m);
             const outcome = OUTCOME[m.kind];
-            if (outcome.status !== undefined) expect(status, m.kind).toBe(outcome.status);
+            if (outcome.status !== undefined) expect(outcome.status, m.kind).toContain(status);
             if (outcome.reason === undefined) expect(sink.refused.length).toBe(refusedBefore);
             else {
               await refusals(sink, refusedBefore + 1);
