@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Comparison } from "../../lib/harness/compare/compare-runs.ts";
-import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
+import { runHarnessProcess, tempFile, type HarnessProcessResult } from "./harness-process.ts";
 
 function comparisonOf(result: HarnessProcessResult): Comparison {
   return JSON.parse(readFileSync(path.join(result.runDir ?? "", "compare.json"), "utf8")) as Comparison;
@@ -22,7 +22,18 @@ describe("release comparison at full size", { timeout: 240_000 }, () => {
     const baseline = await runHarnessProcess([...run, `--faults ${JSON.stringify({ default: base })}`]);
     expect(baseline.exitCode, baseline.output).toBe(0);
     const slow = JSON.stringify({ default: base, routes: { priceListDate: { ...base, latencyFactor: 1.2 } } });
-    const candidate = await runHarnessProcess([...run, `--faults ${slow}`, "--baseline", baseline.runDir ?? ""]);
+    // One pair, not the benchmark's twenty: between two 30 s runs in a clean-clone CI the tails of an endpoint with no
+    // fault moved by up to +27% (priceList p95, interval 17-31%), so this pair judges p95 and p99 against 30% and p50
+    // against the default 10%; `npm run bench:compare` keeps the default tolerances for all three.
+    const tolerances = tempFile("tolerances.json", { latency: { p95: 0.3, p99: 0.3 } });
+    const candidate = await runHarnessProcess([
+      ...run,
+      `--faults ${slow}`,
+      "--baseline",
+      baseline.runDir ?? "",
+      "--tolerances",
+      tolerances,
+    ]);
     expect(candidate.exitCode, candidate.output).toBe(1);
     // The benchmark's criterion: a latency percentile of priceListDate regressed, and nothing else flagged. Not p95 in
     // particular: at 30 s its interval is about ±6%, so a +20% p95 whose baseline tail was noisy can be judged "no
