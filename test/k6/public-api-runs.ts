@@ -39,11 +39,12 @@ async function detailOf(apiUrl: string, key: string, uuid: string): Promise<Reco
 }
 
 export async function runWithoutHooks(
-  options: { defects?: string[]; scenarios?: string[] } = {},
+  options: { defects?: string[]; scenarios?: string[]; variations?: string } = {},
 ): Promise<PublicApiRun> {
   await using service = await startPublicApiService([
     ...["--time-scale", TIME_SCALE],
     ...(options.defects?.length ? ["--defects", options.defects.join(",")] : []),
+    ...(options.variations ? ["--variations", options.variations] : []),
   ]);
   const scenarios = options.scenarios ?? PUBLIC_API_SCENARIOS;
   const result = await runHarnessProcess(

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS, WEBHOOK_EVENT_TYPES } from "../../lib/contract/index.ts";
 import { WEBHOOK_CHECKS } from "../../lib/harness/webhooks/verdict.ts";
-import { runHarnessProcess, runLimiter } from "./harness-process.ts";
+import { runHarnessProcess, runLimiter, tempFile } from "./harness-process.ts";
 import {
   expectPassOnRequiredHooks,
   LOOSE_LATENCY_SLO,
@@ -83,13 +83,25 @@ describe("a target that offers only the required hooks", { timeout: 120_000 }, (
 /** Two at a time; each has a service of its own, flagged as its scenario needs. */
 const limited = runLimiter(2);
 
-/** Soak and capacity, the longest, on that target: test/k6/required-hooks-long-scenarios.matrix.test.ts. */
+/** The soak's p95 tolerance on a shared two-core host, as in soak.matrix.test.ts. */
+const LOOSE_SOAK_RULES = tempFile("soak-rules.json", { p95ToleranceMs: 50 });
+
 const OTHER_RUNS: RequiredHooksRun[] = [
   { scenarios: ["smoke", "booking-flow", "catalogue", "conformance"], harness: ["--duration", "4s"] },
   {
     scenarios: ["rate-limit"],
     service: ["--rate-window-seconds", "5", "--rate-limit", "20"],
     harness: ["--rate-window", "5"],
+  },
+  {
+    scenarios: ["soak"],
+    service: ["--time-scale", "120"],
+    harness: ["--duration", "15s", "--soak-config", LOOSE_SOAK_RULES],
+  },
+  {
+    scenarios: ["capacity"],
+    service: ["--rate-limit", "1000000"],
+    harness: ["--duration", "2s", "--capacity-rates", "100,200,400"],
   },
 ];
 
