@@ -22,7 +22,7 @@ describe("every variation on, through the public API alone", { timeout: 200_000 
     );
     // Every skip is a check this level cannot judge, never a scenario or an extension.
     expect(result.summary?.skipped?.every((s) => s.kind === "check" || s.kind === "by-design")).toBe(true);
-    expect(result.summary?.extensions?.every((e) => e.verdict === "pass")).toBe(true);
+    expect(result.summary?.extensions.every((e) => e.verdict === "pass")).toBe(true);
     expect(leftReserved).toEqual([]);
   });
 });
