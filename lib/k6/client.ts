@@ -209,7 +209,7 @@ function retryAfterSeconds(res: RefinedResponse<ResponseType | undefined>): numb
   return Number.isFinite(value) && value > 0 ? value : 1;
 }
 
-/** What k6 gets with every request of one endpoint from one client: built once, handed to http.request each time. */
+/** What k6 gets with a request: the client's headers, the endpoint's tags (and callback), the timeout. */
 interface RequestParams {
   headers: Record<string, string>;
   timeout: string;
@@ -223,39 +223,48 @@ interface RequestParams {
  */
 const WITHDRAWN_IS_EXPECTED = http.expectedStatuses({ min: 200, max: 399 }, 404, 410, 429);
 
+/** Per phase and endpoint, the tags of its requests: made once per VU and shared by all its clients (every key's). */
+const TAGS: Record<ClientOptions["phase"], Partial<Record<EndpointName, Record<string, string>>>> = {
+  load: {},
+  setup: {},
+};
+
+function tagsOf(endpoint: EndpointName, phase: ClientOptions["phase"]): Record<string, string> {
+  let tags = TAGS[phase][endpoint];
+  if (!tags) {
+    const name = ENDPOINTS[endpoint].path;
+    tags = phase === "load" ? { endpoint, name } : { phase: "setup", name };
+    TAGS[phase][endpoint] = tags;
+  }
+  return tags;
+}
+
 export class ApiClient {
   readonly options: ClientOptions;
-  /** Per endpoint, the params of requests without and with a JSON body (headers, timeout, tags), made on first use. */
-  private readonly params: Partial<Record<EndpointName, RequestParams>> = {};
-  private readonly bodyParams: Partial<Record<EndpointName, RequestParams>> = {};
+  /**
+   * The headers of requests without and with a JSON body. A VU keeps a client per key (partner.ts), so what a client
+   * keeps per endpoint would be kept for every key in every VU: a soak's k6 grew by tens of MB filling such tables
+   * (docs/performance.md, k6's memory in a soak). The params object itself is made per request, from shared parts.
+   */
+  private readonly plainHeaders: Record<string, string>;
+  private readonly bodyHeaders: Record<string, string>;
 
   constructor(options: ClientOptions) {
     this.options = options;
+    // gzip accepted, as partners' HTTP clients do, so a service that compresses is judged compressed; k6 asks for no
+    // coding by itself and decodes gzip, deflate, br and zstd answers before the script reads them.
+    this.plainHeaders = { [HEADERS.auth]: options.apiKey, Accept: "application/json", "Accept-Encoding": "gzip" };
+    this.bodyHeaders = { ...this.plainHeaders, "Content-Type": "application/json" };
   }
 
   private paramsFor(endpoint: EndpointName, withBody: boolean): RequestParams {
-    const cache = withBody ? this.bodyParams : this.params;
-    let params = cache[endpoint];
-    if (!params) {
-      const { apiKey, phase, timeout } = this.options;
-      const path = ENDPOINTS[endpoint].path;
-      // gzip accepted, as partners' HTTP clients do, so a service that compresses is judged compressed; k6 asks for no
-      // coding by itself and decodes gzip, deflate, br and zstd answers before the script reads them.
-      const headers: Record<string, string> = {
-        [HEADERS.auth]: apiKey,
-        Accept: "application/json",
-        "Accept-Encoding": "gzip",
-      };
-      if (withBody) headers["Content-Type"] = "application/json";
-      params = {
-        headers,
-        timeout,
-        tags: phase === "load" ? { endpoint, name: path } : { phase: "setup", name: path },
-        ...(WITHDRAWABLE_ENDPOINTS.has(endpoint) ? { responseCallback: WITHDRAWN_IS_EXPECTED } : {}),
-      };
-      cache[endpoint] = params;
-    }
-    return params;
+    const headers = withBody ? this.bodyHeaders : this.plainHeaders;
+    const { timeout, phase } = this.options;
+    const tags = tagsOf(endpoint, phase);
+    // Elsewhere no responseCallback key at all, so k6 applies the default one (partner.ts).
+    return WITHDRAWABLE_ENDPOINTS.has(endpoint)
+      ? { headers, timeout, tags, responseCallback: WITHDRAWN_IS_EXPECTED }
+      : { headers, timeout, tags };
   }
 
   /** Sends one request to a named endpoint and parses the answer; the building block of the typed functions. */
