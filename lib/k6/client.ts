@@ -215,6 +215,11 @@ interface RequestParams {
   timeout: string;
   tags: Record<string, string>;
   responseCallback?: ReturnType<typeof http.expectedStatuses>;
+  /**
+   * Setup calls read their answers whatever the scenario does with its own: "text" keeps their bodies when the
+   * scenario discards bodies (discardResponseBodies, scenarios/capacity.ts).
+   */
+  responseType?: "text";
 }
 
 /**
@@ -262,9 +267,11 @@ export class ApiClient {
     const { timeout, phase } = this.options;
     const tags = tagsOf(endpoint, phase);
     // Elsewhere no responseCallback key at all, so k6 applies the default one (partner.ts).
-    return WITHDRAWABLE_ENDPOINTS.has(endpoint)
+    const params: RequestParams = WITHDRAWABLE_ENDPOINTS.has(endpoint)
       ? { headers, timeout, tags, responseCallback: WITHDRAWN_IS_EXPECTED }
       : { headers, timeout, tags };
+    if (phase === "setup") params.responseType = "text";
+    return params;
   }
 
   /** Sends one request to a named endpoint and parses the answer; the building block of the typed functions. */
