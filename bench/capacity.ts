@@ -175,6 +175,14 @@ function measuredOutcome(
       please: `Please give the service a smaller budget (BENCH_SERVICE_CPUS=${String(budgetFor(cpus, peak.rps, kneeOffered, GENERATOR_HEADROOM))})`,
     };
   }
+  // Every fine step passed up to the rate the coarse run failed at: the knee is only a lower bound, not the service's.
+  if (last.figures.kneeBoundBy === "plan") {
+    return {
+      kind: "no-figure",
+      why: `every step of the fine run up to ${rate(kneeOffered)} met the SLO though the coarse run failed there: the host's load changed between the runs, so the knee is only a lower bound`,
+      please: "Please run it again on a quieter host",
+    };
+  }
   if (knee > PEAK_TOLERANCE * peak.rps) {
     return {
       kind: "no-figure",

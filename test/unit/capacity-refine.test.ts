@@ -171,6 +171,15 @@ describe("bench:capacity outcome", () => {
     expect(benchOutcome(0.15, { rps: 1400 }, coarseOk, figure, quiet)).not.toHaveProperty("busyHost");
   });
 
+  it("should give no figure when every step of the fine run passed (the knee only a lower bound)", () => {
+    const fine = runOf(stepsOf(() => "ok", fineRates));
+    expect(fine.figures.kneeBoundBy).toBe("plan");
+    const outcome = benchOutcome(0.3, { rps: 1400 }, coarseOk, fine);
+    expect(outcome).toMatchObject({ kind: "no-figure" });
+    if (outcome.kind !== "no-figure") return;
+    expect(outcome.why).toMatch(/every step of the fine run up to 1,500\/s met the SLO .* only a lower bound/);
+  });
+
   it("should say the plan is too low when every coarse step passed", () => {
     const outcome = benchOutcome(0.15, { rps: 9000 }, runOf(stepsOf(() => "ok")), undefined);
     expect(outcome).toMatchObject({ kind: "no-figure" });
