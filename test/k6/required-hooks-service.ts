@@ -81,11 +81,14 @@ export async function expectPassOnRequiredHooks(run: RequiredHooksRun): Promise<
  * For the runs that prove nothing is tied to the reference service, not how fast four scenarios, churn and the sink
  * answer beside other runs on two cores: latency bounds (and so their thresholds) kept, loose.
  */
-export const LOOSE_LATENCY_SLO = tempFile("slo.json", {
-  latency: {
-    default: { p95: 5000, p99: 10_000 },
-    endpoints: Object.fromEntries(
-      Object.keys(DEFAULT_SLO.latency.endpoints).map((e) => [e, { p95: 5000, p99: 10_000 }]),
-    ),
-  },
-});
+const LOOSE_LATENCY = {
+  default: { p95: 5000, p99: 10_000 },
+  endpoints: Object.fromEntries(Object.keys(DEFAULT_SLO.latency.endpoints).map((e) => [e, { p95: 5000, p99: 10_000 }])),
+};
+export const LOOSE_LATENCY_SLO = tempFile("slo.json", { latency: LOOSE_LATENCY });
+
+/**
+ * The same for an open model beside other runs: the soak's arrivals outran its VUs on a loaded clean-clone CI (9 of
+ * 217 iterations dropped, p95s of 506-570 ms), which says how busy the machine was, not which service it was.
+ */
+export const LOOSE_LOAD_SLO = tempFile("slo-open-model.json", { latency: LOOSE_LATENCY, droppedIterationRate: 0.25 });
