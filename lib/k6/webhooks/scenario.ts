@@ -123,9 +123,11 @@ function bookingAfter(client: ApiClient, uuid: string, at: number, awaited: read
 
 type Flow = (client: ApiClient, hooks: HooksClient, sample: WebhookSample, n: number) => void;
 
-/** Each flow causes a known set of events; the client records those of booking calls itself. */
-// The first four cause all eight kinds (the instant flow's three booking kinds, then the catalogue's five), so a run
-// too short or too loaded for every flow still has each kind to judge; the other booking flows come after.
+/**
+ * Each flow causes a known set of events; the client records those of booking calls itself. The first four cause all
+ * eight kinds (the instant flow's three booking kinds, then the catalogue's five), so a run too short or too loaded for
+ * every flow still has each kind to judge; the other booking flows come after.
+ */
 const FLOWS: readonly Flow[] = [
   // instant confirmation, then a cancellation: reserved, approved, tickets, data, then cancelled once approved
   (client, hooks, sample, n) => {
