@@ -5,7 +5,7 @@
  */
 import { HEADERS } from "../../lib/contract/index.ts";
 import { runHarnessProcess, type HarnessProcessResult } from "./harness-process.ts";
-import { startPublicApiService } from "./public-api-service.ts";
+import { startPublicApiService, type PublicApiService } from "./public-api-service.ts";
 
 export const PUBLIC_API_SCENARIOS = ["partner-mix", "alternatives", "invariants", "webhooks"];
 /** Retries and the service's own decisions fall within the run (as in the other webhook tests). */
@@ -17,6 +17,8 @@ export interface PublicApiRun {
   leftReserved: string[];
   /** The API keys the run was given (--keys). */
   keys: readonly string[];
+  /** The variations the service said were on (GET /__control/variations, asked only by the test). */
+  variationsOn: string[];
 }
 
 /** Every page of GET /v2/bookings?status=reserved for one key. */
@@ -36,6 +38,12 @@ async function reservedOf(apiUrl: string, key: string): Promise<{ uuid: string }
 async function detailOf(apiUrl: string, key: string, uuid: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${apiUrl}/v2/bookings/${uuid}`, { headers: { [HEADERS.auth]: key } });
   return ((await res.json()) as { data: Record<string, unknown> }).data;
+}
+
+async function variationsOn({ control }: PublicApiService["deployment"]): Promise<string[]> {
+  const res = await fetch(`${control.url}/__control/variations`, { headers: { [HEADERS.control]: control.token } });
+  const { data } = (await res.json()) as { data: { name: string; enabled: boolean }[] };
+  return data.filter((v) => v.enabled).map((v) => v.name);
 }
 
 export async function runWithoutHooks(
@@ -72,5 +80,5 @@ export async function runWithoutHooks(
         leftReserved.push(`${uuid} ${String(detail.partner_reference)} created ${String(detail.createdAt)}`);
     }
   }
-  return { result, leftReserved, keys: [...service.keys] };
+  return { result, leftReserved, keys: [...service.keys], variationsOn: await variationsOn(service.deployment) };
 }

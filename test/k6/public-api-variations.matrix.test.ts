@@ -5,6 +5,7 @@
  * (default tier); each variation alone is the wire-, webhook-, hooks- and lists-variations matrix files.
  */
 import { describe, expect, it } from "vitest";
+import { VARIATIONS } from "../../service/variations/index.ts";
 import { runWithoutHooks } from "./public-api-runs.ts";
 
 const RUNS: { scenarios: string[] }[] = [
@@ -14,7 +15,8 @@ const RUNS: { scenarios: string[] }[] = [
 
 describe("every variation on, through the public API alone", { timeout: 200_000 }, () => {
   it.each(RUNS)("should pass $scenarios, skipping only what the level cannot judge", async ({ scenarios }) => {
-    const { result, leftReserved } = await runWithoutHooks({ scenarios, variations: "all" });
+    const { result, leftReserved, variationsOn } = await runWithoutHooks({ scenarios, variations: "all" });
+    expect(variationsOn.sort()).toEqual(VARIATIONS.map((v) => v.name).sort());
     expect(result.exitCode, result.output).toBe(0);
     expect(result.summary?.run.level).toBe("public-api");
     expect(result.summary?.scenarios.map((s) => `${s.scenario} ${s.verdict}`).sort()).toEqual(
