@@ -6,6 +6,7 @@
  * CI artifact as on the machine that ran it.
  */
 import { isRecord } from "../../contract/index.ts";
+import { isScenarioName, scenarioSpec } from "../../contract/scenarios.ts";
 import { EXTENSION_REPORTS } from "../extension-reports.ts";
 import type { RunSummary } from "./summary.ts";
 import type { CheckVerdict, ThresholdVerdict } from "../verdict.ts";
@@ -253,7 +254,11 @@ function dashboards(input: HtmlReportInput): string {
   return scenarios
     .map((scenario) => {
       const html = input.dashboards.get(scenario);
-      if (html === undefined) return `<p>k6 left no web-dashboard report for ${esc(scenario)}.</p>`;
+      if (html === undefined) {
+        return isScenarioName(scenario) && scenarioSpec(scenario).traits.noWebDashboard
+          ? `<p>No web-dashboard report for ${esc(scenario)}, by design: over a long run it would hold every trend value in k6's memory a second time. The plots above cover the whole run.</p>`
+          : `<p>k6 left no web-dashboard report for ${esc(scenario)}.</p>`;
+      }
       // srcdoc keeps the dashboard (its own scripts and styles) in one file with the verdict, isolated from it.
       return `<details${scenarios.length === 1 ? " open" : ""}><summary>k6 web dashboard: ${esc(scenario)}</summary><iframe class="dashboard" title="k6 web dashboard ${esc(scenario)}" srcdoc="${esc(html)}"></iframe></details>`;
     })
