@@ -17,6 +17,7 @@ const TIMED_MATRIX = [
   "test/k6/capacity.matrix.test.ts",
   "test/k6/chaos.matrix.test.ts",
   "test/k6/compare.matrix.test.ts",
+  "test/k6/compare-baselines.matrix.test.ts",
   "test/k6/rate-limit.matrix.test.ts",
   "test/k6/rate-limit-header-values.matrix.test.ts",
   "test/k6/soak.matrix.test.ts",

@@ -3,7 +3,8 @@
  * service has), a baseline saved by name, a candidate whose one endpoint is slower (the service's latencyFactor
  * fault) judged regressed there and nowhere else, a clean candidate judged unchanged, and incomparable runs refused.
  * The 19-of-20 proofs with a 20% slowdown are `npm run bench:compare` (docs/performance.md); here the slowdown is
- * doubled so that a short run decides it every time.
+ * doubled so that a short run decides it every time. Matrix tier, timed (run alone): its three runs judge latency, and
+ * the default tier had to stay under six minutes; test/unit holds the comparison's logic on fixed digests.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
