@@ -17,7 +17,7 @@ import { EXIT, HarnessError } from "./exit-codes.ts";
 import { checkDirectoryWritable, DirectoryError, makeWritableDirectory } from "./make-directory.ts";
 import { FileTextError, parseJsonText, parseYamlText } from "./parse-file-text.ts";
 import { isTrackedByGit } from "./run-file/git-tracked.ts";
-import { settingsTextId } from "./compare/run-digest.ts";
+import { settingsTextId } from "./compare/settings-text-id.ts";
 import { traitsOf } from "./scenario-traits.ts";
 import { readSoakRules, type SoakRules } from "./soak/soak-rules.ts";
 import { parseListen } from "./webhooks/listen-address.ts";

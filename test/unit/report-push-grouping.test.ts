@@ -2,7 +2,8 @@ import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { Registry } from "prom-client";
 import { RunMetrics } from "../../lib/harness/reports/run-metrics.ts";
-import { exportMetrics, pushGroupProblem, pushGrouping } from "../../lib/harness/reports/push-to-gateway.ts";
+import { pushGroupProblem } from "../../lib/harness/reports/push-group-problem.ts";
+import { exportMetrics, pushGrouping } from "../../lib/harness/reports/push-to-gateway.ts";
 import { failingSummary } from "./report-fixtures.ts";
 import { useMswServer } from "./msw-server.ts";
 

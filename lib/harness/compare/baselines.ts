@@ -9,12 +9,10 @@ import path from "node:path";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { makeOutputDirectory } from "../make-directory.ts";
-import { REPO_ROOT } from "../paths.ts";
 import { SUMMARY_FILE } from "../reports/summary.ts";
 import { readRunSummary, writeReports } from "../reports/write-reports.ts";
 import { DIGEST_FILE, parseDigest, readDigestFile, type RunDigest } from "./run-digest.ts";
 
-export const DEFAULT_BASELINES_DIR = path.join(REPO_ROOT, "baselines");
 export const BASELINE_KIND = "atd-harness baseline";
 
 export interface SavedBaseline {

@@ -6,10 +6,9 @@
  * capacity figures). Written as digest.json into every run directory with the reports, from the same stream of k6's
  * raw samples, so nothing is read twice; `harness baseline save` keeps a copy under a name.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { shown } from "../../contract/index.ts";
 import type { RunSummary } from "../reports/summary.ts";
 import { seriesOf } from "../reports/extension-series.ts";
@@ -69,15 +68,6 @@ export interface RunDigest {
   seconds: number;
   endpoints: Record<string, EndpointDigest>;
   extensions: ExtensionDigest;
-}
-
-/**
- * The sha256 of a settings file's text (short, for display and equality), or "default" without one. Taken from the
- * text run-settings.ts read, so the identity is that of the settings the run used, not of a second read.
- */
-export function settingsTextId(text: string | undefined): string {
-  if (text === undefined) return "default";
-  return `sha256:${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
 }
 
 interface EndpointTally {
@@ -281,7 +271,10 @@ export const DIGEST_SCHEMA = {
   },
 } as const;
 
-const validateDigest = new Ajv({ allErrors: false, strict: true }).compile(DIGEST_SCHEMA);
+// Compiled on first use, not when a `harness` command loads this file.
+let compiled: ValidateFunction<RunDigest> | undefined;
+const digestValidator = () =>
+  (compiled ??= new Ajv({ allErrors: false, strict: true }).compile<RunDigest>(DIGEST_SCHEMA));
 
 /** What is wrong with a digest that matches the schema: a count above its whole, a histogram that does not decode. */
 function digestProblem(digest: RunDigest): string | undefined {
@@ -337,6 +330,7 @@ export function parseDigest(value: unknown, where: string): RunDigest {
   };
   if (nestsDeeperThan(value, MAX_DIGEST_DEPTH))
     return refuse(`it nests deeper than ${String(MAX_DIGEST_DEPTH)} levels`);
+  const validateDigest = digestValidator();
   if (!validateDigest(value)) {
     const first = validateDigest.errors?.[0];
     const at = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "it";

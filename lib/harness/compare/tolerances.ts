@@ -4,7 +4,7 @@
  * silently ignored wish.
  */
 import { readFile } from "node:fs/promises";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { isRecord } from "../../contract/index.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { FileTextError, parseYamlText } from "../parse-file-text.ts";
@@ -85,7 +85,9 @@ export const TOLERANCES_SCHEMA = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true, strict: true }).compile(TOLERANCES_SCHEMA);
+// Compiled on first use, not when a `harness` command loads this file.
+let compiled: ValidateFunction | undefined;
+const validator = () => (compiled ??= new Ajv({ allErrors: true, strict: true }).compile(TOLERANCES_SCHEMA));
 
 /** Defaults overlaid with what a parsed file says (already known to match the schema). */
 export function mergeTolerances(given: Record<string, unknown>): Tolerances {
@@ -123,6 +125,7 @@ export async function readTolerances(file: string | undefined): Promise<Toleranc
     throw fail(`not YAML or JSON (${error.reason})`, error.where);
   }
   if (parsed === null || parsed === undefined) return mergeTolerances({});
+  const validate = validator();
   if (!validate(parsed) || !isRecord(parsed)) {
     const first = validate.errors?.[0];
     const where = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "the file";

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_SLO } from "../../contract/slo.ts";
 import { DEFAULT_TRAFFIC_MODEL } from "../../contract/traffic-model.ts";
-import { settingsTextId } from "../compare/run-digest.ts";
+import { settingsTextId } from "../compare/settings-text-id.ts";
 import { derivePlan, type RunPlan } from "../plan/run-plan.ts";
 import { checkDuration, readSloFile, readTrafficFile } from "../run-settings.ts";
 

@@ -7,13 +7,12 @@
  * Past runs stay in Prometheus's own storage. A repeated push (harness report --pushgateway) is idempotent.
  */
 import { Pushgateway, type Registry } from "prom-client";
+import { pushGroupProblem } from "./push-group-problem.ts";
 
 export const PUSHGATEWAY_JOB = "atd-harness";
 const PUSH_TIMEOUT_MS = 15_000;
 /** The run_info series whose labels say which job the run is (run-metrics.ts). */
 const RUN_INFO = "atd_run_info";
-/** Grouping label values go into the URL path; the Pushgateway needs other encodings for "/" and empty values. */
-const PUSH_GROUP = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/;
 
 /** The URL without user and password, for messages. */
 export function redactedUrl(url: string): string {
@@ -25,13 +24,6 @@ export function redactedUrl(url: string): string {
   } catch {
     return "(not a URL)";
   }
-}
-
-/** Says what is wrong with a --push-group value, or nothing when it can be a grouping label. */
-export function pushGroupProblem(group: string): string | undefined {
-  return PUSH_GROUP.test(group)
-    ? undefined
-    : `"${group}" is not 1-63 letters, digits, "_", ".", ":" or "-" starting with a letter or digit`;
 }
 
 /**

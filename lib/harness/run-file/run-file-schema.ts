@@ -17,7 +17,7 @@ import {
 } from "../../contract/arrival-curve.ts";
 import { RATE_LIMIT_ALGORITHMS } from "../../contract/index.ts";
 import { MAX_CHURN_RATE } from "../churn/config.ts";
-import { DEFAULT_BASELINES_DIR } from "../compare/baselines.ts";
+import { DEFAULT_BASELINES_DIR } from "../compare/baselines-dir.ts";
 import { REPORTS_DIR } from "../paths.ts";
 import { MAX_RUN_SECONDS } from "../settings/setting-limits.ts";
 import { MAX_SEGMENTS } from "../segments/segment-keys.ts";

@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError } from "commander";
 import { CapacityRatesError, parseCapacityRates } from "../../contract/profiles.ts";
-import { pushGroupProblem } from "../reports/push-to-gateway.ts";
+import { pushGroupProblem } from "../reports/push-group-problem.ts";
 import type { RefusalMode } from "../webhooks/misbehaviour.ts";
 
 /**
