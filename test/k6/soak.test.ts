@@ -2,10 +2,10 @@
  * A short soak on the correct service: the scenario runs with churn and the webhook sink as every soak does, the
  * scraper samples the service, the drift figures reach summary.json and metrics.prom, and the sink expects the
  * follow-on events of the soak's own bookings (supplier decisions, their vouchers, cancellations ending) and exports
- * their latency. The rules are loose here (20 s on a shared two-core host is mostly warm-up); soak.matrix.test.ts
+ * their latency, and k6 exports no web dashboard. The rules are loose here (20 s on a shared two-core host is mostly warm-up); soak.matrix.test.ts
  * proves each drift check fails on its defect.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHarnessProcess, tempFile } from "./harness-process.ts";
@@ -29,6 +29,8 @@ describe("harness run soak (short)", () => {
     expect(figures.scrapes).toBeGreaterThan(5);
     expect(figures.rssSlopeBytesPerMinute).toEqual(expect.any(Number));
     expect(readFileSync(path.join(result.runDir ?? "", "soak-resources.jsonl"), "utf8")).toMatch(/"source":"service"/);
+    // No web-dashboard export: over an hours-long soak it would hold every trend value in k6's memory a second time.
+    expect(existsSync(path.join(result.runDir ?? "", "k6-dashboard-soak.html"))).toBe(false);
     const prom = expectLatencyHistogram(result);
     expect(prom).toMatch(/atd_soak_p95_drift_ratio\{[^}]*extension="soak"/);
     // Base units: the memory slope is exported in bytes per second, never per minute.

@@ -68,4 +68,12 @@ describe("report.html", () => {
     expect(html).not.toMatch(/<(script|link|img)\b[^>]*(src|href)="https?:/);
     expect(html).not.toMatch(/hunter2|s3cret/);
   });
+
+  it("should say why a soak has no web dashboard, and that another scenario's is missing", () => {
+    const summary = failingSummary();
+    summary.run.scenarios = ["soak", "smoke"];
+    const html = htmlReport({ summary, timeline: undefined, dashboards: new Map(), notes: [] });
+    expect(html).toContain("No web-dashboard report for soak, by design");
+    expect(html).toContain("k6 left no web-dashboard report for smoke.");
+  });
 });
