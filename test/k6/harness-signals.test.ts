@@ -1,8 +1,15 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { processesInGroup, runHarnessProcess, runLimiter, type HarnessProcessResult } from "./harness-process.ts";
+import { findBuiltK6 } from "../../lib/harness/k6-binary.ts";
+import {
+  processesInGroup,
+  runHarnessProcess,
+  runLimiter,
+  tempFile,
+  type HarnessProcessResult,
+} from "./harness-process.ts";
 import { LOOSE_LATENCY_SLO } from "./required-hooks-service.ts";
 
 /**
@@ -14,6 +21,18 @@ import { LOOSE_LATENCY_SLO } from "./required-hooks-service.ts";
  */
 const limit = runLimiter(2);
 const term = (at: string) => ({ at, signal: "SIGTERM" as const });
+
+/**
+ * k6 as the harness finds it (K6_BIN), answering `k6 version` 3 s late: the build phase checks k6's version beside
+ * the bundling, and both take well under a second, so without it the signal sent at "▸ build" could land after it.
+ */
+async function slowVersionK6(): Promise<Record<string, string>> {
+  const built = await findBuiltK6();
+  if ("missing" in built) throw new Error(built.missing);
+  const wrapper = tempFile("k6", `#!/bin/sh\n[ "$1" = version ] && sleep 3\nexec "${built.path}" "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return { K6_BIN: wrapper };
+}
 
 interface Signalled extends HarnessProcessResult {
   /** The harness's pid, which is also its process group. */
@@ -28,6 +47,15 @@ function signalledAt(
   args: readonly string[],
   ...steps: readonly { at: string; signal: NodeJS.Signals }[]
 ): Promise<Signalled> {
+  return signalledWith({}, args, ...steps);
+}
+
+/** signalledAt with variables added to the harness's environment. */
+function signalledWith(
+  env: Record<string, string>,
+  args: readonly string[],
+  ...steps: readonly { at: string; signal: NodeJS.Signals }[]
+): Promise<Signalled> {
   return limit(async () => {
     let harness: ChildProcess | undefined;
     let sentAt: number | undefined;
@@ -36,6 +64,7 @@ function signalledAt(
     const result = await runHarnessProcess(["run", ...args], {
       ownGroup: true,
       timeoutMs: 120_000,
+      env,
       onStart: (child) => {
         harness = child;
       },
@@ -89,7 +118,7 @@ async function expectInterrupted(result: Signalled, signal: "SIGINT" | "SIGTERM"
 
 describe("harness run ended by a signal", () => {
   it.concurrent("should stop within 10 s and write the summary on SIGTERM while building", async () => {
-    const result = await signalledAt(["smoke", "--duration", "20s"], term("▸ build"));
+    const result = await signalledWith(await slowVersionK6(), ["smoke", "--duration", "20s"], term("▸ build"));
     await expectInterrupted(result, "SIGTERM", "build the scenarios");
     expect(result.output).not.toMatch(/▸ start target/);
   });
