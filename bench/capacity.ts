@@ -5,6 +5,7 @@
  * cores: a cgroup, as `harness run --service-cpus` sets; k6 shares the host's cores and must not be the bottleneck):
  * 1. the peak: wrk against the single-date price request the capacity scenario sends (same product type, keys and
  *    service flags), as bench:service measures it with BENCH_SERVICE_CPUS, after a warm-up run that is not counted;
+ *    the best of BENCH_PEAK_ROUNDS runs (3), since on a budgeted service a run's figure only falls with noise;
  * 2. a coarse capacity run over the default steps, which locates the knee;
  * 3. a fine capacity run over the range the coarse run proposes (--capacity-rates, its refineRates figure).
  * The figure is the fine knee over the peak (goal: at least 0.8). Prints a Markdown table (docs/performance.md) and
@@ -34,6 +35,12 @@ const PEAK_SECONDS = Number(process.env.BENCH_SECONDS ?? "10");
  * 2,577 and 2,621/s (2026-11-28).
  */
 const PEAK_WARMUP_SECONDS = 5;
+/**
+ * wrk runs for the peak, the best one kept: on a quiet host, 6 s runs against the same 0.3-core service gave
+ * 1,378-2,164/s (64 connections) and 1,622-2,018/s (8 and 16), so one run could put the peak 30% low, below a knee
+ * that k6 measured within SLO, and the bench refused the figure for that.
+ */
+const PEAK_ROUNDS = Number(process.env.BENCH_PEAK_ROUNDS ?? "3");
 const SERVICE_ARGS = "--rate-limit 1000000";
 
 /** The goal of the figure: the fine knee's achieved throughput at least this share of wrk's peak. */
@@ -260,7 +267,8 @@ async function peak(dir: string): Promise<WrkResult> {
   const url = await capacityRequest(target.apiUrl, keys[0] ?? "");
   const script = writeKeysScript(dir, keys);
   wrk(url, script, PEAK_WARMUP_SECONDS);
-  const result = wrk(url, script, PEAK_SECONDS);
+  const rounds = Array.from({ length: Math.max(1, PEAK_ROUNDS) }, () => wrk(url, script, PEAK_SECONDS));
+  const result = rounds.reduce((best, round) => (round.rps > best.rps ? round : best));
   // wrk's Requests/sec counts every answer: a peak of refusals would be no baseline for a knee within SLO.
   if (result.non2xx > 0.01 * result.rps * PEAK_SECONDS) {
     throw new Error(
@@ -322,7 +330,9 @@ async function main(): Promise<number> {
     );
   }
   const dir = mkdtempSync(join(tmpdir(), "atd-bench-capacity-"));
-  say(`peak: wrk on the service with ${String(CPUS)} cores, ${String(PEAK_SECONDS)} s`);
+  say(
+    `peak: wrk on the service with ${String(CPUS)} cores, best of ${String(PEAK_ROUNDS)} runs of ${String(PEAK_SECONDS)} s`,
+  );
   const { value: peakRun, load: peakLoad } = await measured("the peak", () => peak(dir));
   say(`peak ${rate(peakRun.rps)}; coarse capacity run over the default steps, holds of ${HOLD}`);
   const { value: coarse, load: coarseLoad } = await measured("the coarse run", () => capacityRun(dir, []));
@@ -356,7 +366,7 @@ async function main(): Promise<number> {
   writeFileSync(join(REPO_ROOT, "reports/bench-capacity.json"), `${JSON.stringify(result, null, 2)}\n`);
   const fmt = (n: number | undefined) => (n === undefined ? "-" : Math.round(n).toLocaleString("en-US"));
   const lines = [
-    `Service CPU budget ${String(CPUS)} cores, holds of ${HOLD}, wrk -t1 -c64 -d${String(PEAK_SECONDS)}s for the peak.`,
+    `Service CPU budget ${String(CPUS)} cores, holds of ${HOLD}, wrk -t1 -c64 -d${String(PEAK_SECONDS)}s for the peak (best of ${String(PEAK_ROUNDS)}).`,
     "",
     "| Peak (wrk) | Coarse knee (offered / achieved) | Bound by | Fine rates | Fine knee (offered / achieved) | p95 at knee | Bound by | Knee / peak |",
     "|---|---|---|---|---|---|---|---|",
