@@ -8,7 +8,8 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv } from "ajv";
+import { compiledOnFirstUse } from "../compiled-on-first-use.ts";
 import { shown } from "../../contract/index.ts";
 import type { RunSummary } from "../reports/summary.ts";
 import { seriesOf } from "../reports/extension-series.ts";
@@ -271,10 +272,9 @@ export const DIGEST_SCHEMA = {
   },
 } as const;
 
-// Compiled on first use, not when a `harness` command loads this file.
-let compiled: ValidateFunction<RunDigest> | undefined;
-const digestValidator = () =>
-  (compiled ??= new Ajv({ allErrors: false, strict: true }).compile<RunDigest>(DIGEST_SCHEMA));
+const digestValidator = compiledOnFirstUse(() =>
+  new Ajv({ allErrors: false, strict: true }).compile<RunDigest>(DIGEST_SCHEMA),
+);
 
 /** What is wrong with a digest that matches the schema: a count above its whole, a histogram that does not decode. */
 function digestProblem(digest: RunDigest): string | undefined {

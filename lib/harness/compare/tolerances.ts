@@ -4,8 +4,9 @@
  * silently ignored wish.
  */
 import { readFile } from "node:fs/promises";
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv } from "ajv";
 import { isRecord } from "../../contract/index.ts";
+import { compiledOnFirstUse } from "../compiled-on-first-use.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { FileTextError, parseYamlText } from "../parse-file-text.ts";
 
@@ -85,9 +86,7 @@ export const TOLERANCES_SCHEMA = {
   },
 } as const;
 
-// Compiled on first use, not when a `harness` command loads this file.
-let compiled: ValidateFunction | undefined;
-const validator = () => (compiled ??= new Ajv({ allErrors: true, strict: true }).compile(TOLERANCES_SCHEMA));
+const validator = compiledOnFirstUse(() => new Ajv({ allErrors: true, strict: true }).compile(TOLERANCES_SCHEMA));
 
 /** Defaults overlaid with what a parsed file says (already known to match the schema). */
 export function mergeTolerances(given: Record<string, unknown>): Tolerances {

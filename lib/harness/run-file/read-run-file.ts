@@ -4,9 +4,10 @@
  */
 import { readFile } from "node:fs/promises";
 import nodePath from "node:path";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject } from "ajv";
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import { isRecord } from "../../contract/index.ts";
+import { compiledOnFirstUse } from "../compiled-on-first-use.ts";
 import { EXIT, HarnessError } from "../exit-codes.ts";
 import { FileTextError, yamlDocumentData } from "../parse-file-text.ts";
 import { closest, dotted, type RunFilePath } from "./run-file-names.ts";
@@ -24,10 +25,9 @@ import {
 
 export type { RunFilePath } from "./run-file-names.ts";
 
-// Compiled on first use: Ajv's compile costs about 0.1 s of CPU, which every `harness` command would pay at start.
-let compiled: ValidateFunction | undefined;
-const validator = () =>
-  (compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(runFileSchema()));
+const validator = compiledOnFirstUse(() =>
+  new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(runFileSchema()),
+);
 
 function usage(message: string): HarnessError {
   return new HarnessError(message, EXIT.usage);
