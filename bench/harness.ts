@@ -7,7 +7,8 @@
  * the system tags the harness gives k6 (K6_SYSTEM_TAGS); the figure is requests per k6 CPU second (user + system
  * time of the k6 process, from bash's `times`), so the service's own speed and the noise of a shared machine cancel
  * out of the ratio. BENCH_BREAKDOWN=1 also runs the client path cut short in each round (client call only; client
- * and checks) so each part's cost shows. Also reports each scenario's bundle size and the bundling time.
+ * and checks) so each part's cost shows; BENCH_FLOOR=1 also runs bench/k6/floor.ts (the per-answer checks and nothing
+ * else), the bound of any harness that keeps them in k6. Also reports each scenario's bundle size and the bundling time.
  * Prints a Markdown table and writes reports/bench-harness.json.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -28,6 +29,8 @@ const VUS = Number(process.env.BENCH_VUS ?? "8");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "15");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "3");
 const BREAKDOWN = process.env.BENCH_BREAKDOWN === "1";
+/** Also runs bench/k6/floor.ts each round: the least any harness keeping the per-answer checks in k6 must do. */
+const FLOOR = process.env.BENCH_FLOOR === "1";
 /** The client path cut short (bench/k6/client-path.ts, BENCH_STEP), for the breakdown. */
 const STEPS = [
   { step: "client", label: "client call only" },
@@ -85,7 +88,7 @@ async function main(): Promise<void> {
     ...k6BuildOptions,
     absWorkingDir: REPO_ROOT,
     outdir,
-    entryPoints: ["bench/k6/client-path.ts", "bench/k6/bare.ts", "bench/k6/checks-cost.ts"],
+    entryPoints: ["bench/k6/client-path.ts", "bench/k6/bare.ts", "bench/k6/checks-cost.ts", "bench/k6/floor.ts"],
   });
 
   const started = performance.now();
@@ -101,7 +104,8 @@ async function main(): Promise<void> {
     BENCH_TARGETS: JSON.stringify(await benchTargets(service.apiUrl, keys[0] ?? "")),
   };
 
-  const { client, bare, steps } = runRounds(k6, outdir, env);
+  const rounds = runRounds(k6, outdir, env);
+  const { client, bare, floor } = rounds;
   const checksCost = runChecksCost(k6, path.join(outdir, "checks-cost.js"), env);
   const costs = Object.values(checksCost);
   const checksMean = costs.reduce((a, b) => a + b, 0) / costs.length;
@@ -110,11 +114,7 @@ async function main(): Promise<void> {
   const roundRatios = client.map((m, i) => m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN));
 
   const k6Version = execFileSync(k6, ["version"], { encoding: "utf8" }).split("\n")[0];
-  const lines = reportLines(
-    k6Version,
-    { client, bare, steps },
-    { ratio, roundRatios, checksCost, checksMean, bundleMs, sizes },
-  );
+  const lines = reportLines(k6Version, rounds, { ratio, roundRatios, checksCost, checksMean, bundleMs, sizes });
   console.log(lines.join("\n"));
   mkdirSync(path.join(REPO_ROOT, "reports"), { recursive: true });
   writeFileSync(
@@ -128,7 +128,8 @@ async function main(): Promise<void> {
         client,
         ratio,
         roundRatios,
-        steps: Object.fromEntries(steps),
+        ...(FLOOR ? { floor, floorRatio: best(floor) / best(bare) } : {}),
+        steps: Object.fromEntries(rounds.steps),
         checksCost: { meanMicros: checksMean, byEndpoint: checksCost },
         bundleMs,
         sizes,
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
 interface Rounds {
   client: Measure[];
   bare: Measure[];
+  floor: Measure[];
   steps: Map<string, Measure[]>;
 }
 
@@ -154,6 +156,7 @@ function best(ms: readonly Measure[]): number {
 function runRounds(k6: string, outdir: string, env: Record<string, string>): Rounds {
   const client: Measure[] = [];
   const bare: Measure[] = [];
+  const floor: Measure[] = [];
   const steps = new Map<string, Measure[]>(STEPS.map((s) => [s.step, []]));
   for (let round = 0; round < ROUNDS; round++) {
     bare.push(runK6(k6, path.join(outdir, "bare.js"), env));
@@ -163,14 +166,15 @@ function runRounds(k6: string, outdir: string, env: Record<string, string>): Rou
       }
     }
     client.push(runK6(k6, path.join(outdir, "client-path.js"), env));
+    if (FLOOR) floor.push(runK6(k6, path.join(outdir, "floor.js"), env));
   }
-  return { client, bare, steps };
+  return { client, bare, floor, steps };
 }
 
 /** The report printed: each run's figures, the ratio, the breakdown, the checks' cost and the bundles. */
 function reportLines(
   k6Version: string | undefined,
-  { client, bare, steps }: Rounds,
+  { client, bare, floor, steps }: Rounds,
   figures: {
     ratio: number;
     roundRatios: number[];
@@ -201,8 +205,19 @@ function reportLines(
       (m, i) =>
         `| harness client path (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
     ),
+    ...floor.map(
+      (m, i) =>
+        `| floor: per-answer checks only (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
+    ),
     "",
     `ratio (harness / bare): ${ratio.toFixed(2)} (goal >= 0.75); by round: ${roundRatios.map((r) => r.toFixed(2)).join(", ")}`,
+    ...(FLOOR
+      ? [
+          `ratio (floor / bare): ${(best(floor) / best(bare)).toFixed(2)}; by round: ${floor
+            .map((m, i) => (m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN)).toFixed(2))
+            .join(", ")}`,
+        ]
+      : []),
     ...(BREAKDOWN
       ? [
           "",
