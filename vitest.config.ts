@@ -1,7 +1,6 @@
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { checkLongestFirst, LongestFirstSequencer } from "./test/longest-first-sequencer.ts";
 
 // The processes the tests start (the harness, the reference service) load a few hundred TypeScript files each: Node's
 // compile cache keeps their compiled form between them (scripts/harness.js sets the same for users' runs).
@@ -24,11 +23,8 @@ const TIMED_MATRIX = [
   "test/k6/soak.matrix.test.ts",
 ];
 
-checkLongestFirst(fileURLToPath(new URL(".", import.meta.url)));
-
 export default defineConfig({
   test: {
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
