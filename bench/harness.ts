@@ -19,7 +19,7 @@ import { build } from "esbuild";
 import { k6BuildOptions } from "../esbuild.config.ts";
 import { bundleScenarios } from "../lib/harness/bundle.ts";
 import { resolveK6 } from "../lib/harness/k6-binary.ts";
-import { K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
+import { K6_CPU_GC, K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
 import { REPO_ROOT } from "../lib/harness/paths.ts";
 import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
 import { benchTargets } from "./bench-targets.ts";
@@ -31,6 +31,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "3");
 const BREAKDOWN = process.env.BENCH_BREAKDOWN === "1";
 /** Also runs bench/k6/floor.ts each round: the least any harness keeping the per-answer checks in k6 must do. */
 const FLOOR = process.env.BENCH_FLOOR === "1";
+/** "harness" (the default): the harness's side gets K6_CPU_GC as in a harness run; "default": Go's, to weigh it. */
+const BENCH_GO_GC = process.env.BENCH_GO_GC ?? "harness";
 /** The client path cut short (bench/k6/client-path.ts, BENCH_STEP), for the breakdown. */
 const STEPS = [
   { step: "client", label: "client call only" },
@@ -124,6 +126,7 @@ async function main(): Promise<void> {
         vus: VUS,
         seconds: SECONDS,
         systemTags: K6_SYSTEM_TAGS,
+        harnessGoGc: BENCH_GO_GC === "harness" ? K6_CPU_GC : "default",
         bare,
         client,
         ratio,
@@ -158,15 +161,17 @@ function runRounds(k6: string, outdir: string, env: Record<string, string>): Rou
   const bare: Measure[] = [];
   const floor: Measure[] = [];
   const steps = new Map<string, Measure[]>(STEPS.map((s) => [s.step, []]));
+  // The harness's side runs k6 as a harness run does, with its garbage collector target; bare k6 as a user would.
+  const harnessEnv = BENCH_GO_GC === "harness" ? { ...env, ...K6_CPU_GC } : env;
   for (let round = 0; round < ROUNDS; round++) {
     bare.push(runK6(k6, path.join(outdir, "bare.js"), env));
     if (BREAKDOWN) {
       for (const { step } of STEPS) {
-        steps.get(step)?.push(runK6(k6, path.join(outdir, "client-path.js"), { ...env, BENCH_STEP: step }));
+        steps.get(step)?.push(runK6(k6, path.join(outdir, "client-path.js"), { ...harnessEnv, BENCH_STEP: step }));
       }
     }
-    client.push(runK6(k6, path.join(outdir, "client-path.js"), env));
-    if (FLOOR) floor.push(runK6(k6, path.join(outdir, "floor.js"), env));
+    client.push(runK6(k6, path.join(outdir, "client-path.js"), harnessEnv));
+    if (FLOOR) floor.push(runK6(k6, path.join(outdir, "floor.js"), harnessEnv));
   }
   return { client, bare, floor, steps };
 }
@@ -187,7 +192,13 @@ function reportLines(
   const { ratio, roundRatios, checksCost, checksMean, bundleMs, sizes } = figures;
   return [
     `k6: ${k6Version}; ${VUS} VUs closed model, ${SECONDS} s per run, ${ROUNDS} rounds alternating, best round each;`,
-    `system tags: ${K6_SYSTEM_TAGS.join(",")} (the harness's)`,
+    `system tags: ${K6_SYSTEM_TAGS.join(",")} (the harness's); the harness's side with ${
+      BENCH_GO_GC === "harness"
+        ? Object.entries(K6_CPU_GC)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" ")
+        : "Go's default GC"
+    }`,
     "",
     "| side | requests | k6 CPU s | requests per k6 CPU s |",
     "| --- | --- | --- | --- |",

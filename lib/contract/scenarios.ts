@@ -80,6 +80,11 @@ export interface ScenarioTraits {
    * raw results after the run, shows the same latency and throughput over time.
    */
   noWebDashboard?: boolean;
+  /**
+   * k6's Go garbage collector keeps Go's default heap target instead of the harness's (K6_CPU_GC in
+   * lib/harness/k6-runner.ts, which trades memory for CPU per request): the scenario is judged on k6's memory over hours.
+   */
+  defaultGoGc?: boolean;
 }
 
 export interface ScenarioSpec {
@@ -187,7 +192,13 @@ export const SCENARIOS = {
   // second copy of its trend values for the web dashboard (a nightly soak's memory is what it is judged on).
   soak: {
     description: "Soak: the partner mix at a constant rate for a long time, judged for drift.",
-    traits: { ...SHARED, profile: "soak", defaultExtensions: ["webhooks", "churn"], noWebDashboard: true },
+    traits: {
+      ...SHARED,
+      profile: "soak",
+      defaultExtensions: ["webhooks", "churn"],
+      noWebDashboard: true,
+      defaultGoGc: true,
+    },
     estimate: { kind: "traffic" },
     extensions: ["soak"],
   },

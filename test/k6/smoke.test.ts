@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { K6_CPU_GC } from "../../lib/harness/k6-runner.ts";
+import { goEnvRecordingK6 } from "./go-env-recording-k6.ts";
 import { runHarnessProcess } from "./harness-process.ts";
 
 describe("harness run smoke on the embedded service", () => {
@@ -19,8 +21,11 @@ describe("harness run smoke on the embedded service", () => {
   });
 
   it("should never write an API key or the control token into the run directory's summary", async () => {
-    const result = await runHarnessProcess(["run", "smoke", "--duration", "2s"]);
+    const k6 = await goEnvRecordingK6();
+    const result = await runHarnessProcess(["run", "smoke", "--duration", "2s"], { env: k6.env });
     expect(result.exitCode, result.output).toBe(0);
+    // Beside it: k6 runs with the harness's garbage collector target, traded for CPU per request (soak keeps Go's).
+    expect(k6.recorded()).toEqual(Object.entries(K6_CPU_GC).map(([name, value]) => `${name}=${value}`));
     expect(JSON.stringify(result.summary)).not.toMatch(/atd-partner-|X-Control-Token/);
   });
 

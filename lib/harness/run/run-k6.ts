@@ -55,6 +55,7 @@ async function runScenario(
     logFile,
     rawFile: path.join(run.runDir, `k6-raw-${scenario}.json.gz`),
     dashboardFile: traitsOf(scenario).noWebDashboard ? undefined : path.join(run.runDir, dashboardFile(scenario)),
+    defaultGoGc: traitsOf(scenario).defaultGoGc,
     prometheusRw: request.prometheusRw ? { url: request.prometheusRw, testId: path.basename(run.runDir) } : undefined,
     // Only a lone scenario gets the terminal: concurrent progress bars would garble each other.
     progress:
