@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -8,8 +9,8 @@ process.env.NODE_COMPILE_CACHE ??= `${tmpdir()}/node-compile-cache`;
 
 const shim = (file: string) => fileURLToPath(new URL(`test/shims/${file}`, import.meta.url));
 
-// Five projects kept apart: they differ in what they start (nothing, the service, k6, Docker) and so in speed and
-// in what they need on the machine. `k6` holds the default tier's real k6 runs, `matrix` the long proofs (npm run
+// Seven projects kept apart: they differ in what they start (nothing, the service, k6, Docker) and so in speed and
+// in what they need on the machine; `unit-k6` holds the unit files of lib/k6, run isolated (UNIT_K6 below). `k6` holds the default tier's real k6 runs, `matrix` the long proofs (npm run
 // test:matrix). msw intercepts HTTP in-process, so the containers project never shares a process with it (each
 // project runs in its own workers, and containers tests never import msw).
 /** The matrix files whose proofs measure time: run alone (the `matrix-timed` project), after the rest. */
@@ -23,6 +24,24 @@ const TIMED_MATRIX = [
   "test/k6/soak.matrix.test.ts",
 ];
 
+/**
+ * The unit files that load lib/k6: they run isolated, each in a fresh module graph, since lib/k6 keeps state at module
+ * level (the checks' per-key views and sampling counters) as k6 gives each VU its own copy of the modules. The other
+ * unit files share workers (isolate: false): a worker per file cost about as much CPU as the tests themselves (unit
+ * alone: 74 CPU s isolated, 36 shared).
+ */
+const UNIT_DIR = fileURLToPath(new URL("test/unit/", import.meta.url));
+const UNIT_K6 = readdirSync(UNIT_DIR)
+  .filter((f) => f.endsWith(".test.ts") && /lib\/k6\/|shims\/k6/.test(readFileSync(UNIT_DIR + f, "utf8")))
+  .map((f) => `test/unit/${f}`);
+
+const K6_SHIMS = [
+  { find: /^k6$/, replacement: shim("k6.ts") },
+  { find: /^k6\/http$/, replacement: shim("k6-http.ts") },
+  { find: /^k6\/metrics$/, replacement: shim("k6-metrics.ts") },
+  { find: /^k6\/execution$/, replacement: shim("k6-execution.ts") },
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -30,14 +49,19 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          exclude: UNIT_K6,
+          environment: "node",
+          isolate: false,
+          alias: K6_SHIMS,
+        },
+      },
+      {
+        test: {
+          name: "unit-k6",
+          include: UNIT_K6,
           environment: "node",
           // k6's modules exist only inside the k6 binary: unit tests of lib/k6 run against recording shims.
-          alias: [
-            { find: /^k6$/, replacement: shim("k6.ts") },
-            { find: /^k6\/http$/, replacement: shim("k6-http.ts") },
-            { find: /^k6\/metrics$/, replacement: shim("k6-metrics.ts") },
-            { find: /^k6\/execution$/, replacement: shim("k6-execution.ts") },
-          ],
+          alias: K6_SHIMS,
         },
       },
       {
@@ -45,6 +69,9 @@ export default defineConfig({
           name: "service",
           include: ["test/service/**/*.test.ts"],
           environment: "node",
+          // Shared workers, as for unit: 41 CPU s isolated, 16 shared. Each test starts its own service; the service's
+          // module-level state (the limit-flaps counter, the slowdown's clock) belongs to defects no file here turns on.
+          isolate: false,
           testTimeout: 30_000,
         },
       },
