@@ -35,6 +35,15 @@ const UNIT_K6 = readdirSync(UNIT_DIR)
   .filter((f) => f.endsWith(".test.ts") && /lib\/k6\/|shims\/k6/.test(readFileSync(UNIT_DIR + f, "utf8")))
   .map((f) => `test/unit/${f}`);
 
+/**
+ * Files at a time in the default tier's projects (unit, unit-k6, service, k6), one number for all four: vitest runs
+ * projects of the same order together only when they share it, and otherwise a project left at its default (one
+ * worker on two cores) runs alone after the others: the unit and service files used to wait for the last k6 file,
+ * then run one by one. The k6 files mostly wait (measured one file at a time, 30 files used 392 CPU-seconds in 816 s;
+ * at three at a time the whole `npm test` used 1.56 of the two cores), so the unit and service files fill that time.
+ */
+const DEFAULT_TIER_WORKERS = 4;
+
 const K6_SHIMS = [
   { find: /^k6$/, replacement: shim("k6.ts") },
   { find: /^k6\/http$/, replacement: shim("k6-http.ts") },
@@ -51,6 +60,7 @@ export default defineConfig({
           include: ["test/unit/**/*.test.ts"],
           exclude: UNIT_K6,
           environment: "node",
+          maxWorkers: DEFAULT_TIER_WORKERS,
           isolate: false,
           alias: K6_SHIMS,
         },
@@ -60,6 +70,7 @@ export default defineConfig({
           name: "unit-k6",
           include: UNIT_K6,
           environment: "node",
+          maxWorkers: DEFAULT_TIER_WORKERS,
           // k6's modules exist only inside the k6 binary: unit tests of lib/k6 run against recording shims.
           alias: K6_SHIMS,
         },
@@ -69,6 +80,7 @@ export default defineConfig({
           name: "service",
           include: ["test/service/**/*.test.ts"],
           environment: "node",
+          maxWorkers: DEFAULT_TIER_WORKERS,
           // Shared workers, as for unit: 41 CPU s isolated, 16 shared. Each test starts its own service; the service's
           // module-level state (the limit-flaps counter, the slowdown's clock) belongs to defects no file here turns on.
           isolate: false,
@@ -85,10 +97,7 @@ export default defineConfig({
           globalSetup: ["test/k6/global-setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,
-          // Four files at a time: the default tier's runs mostly wait (measured one file at a time, its 30 files
-          // used 392 CPU-seconds in 816 s; at three at a time the whole `npm test` used 1.56 of the two cores), so
-          // four of them still leave room for the typecheck and lint that scripts/test runs beside them.
-          maxWorkers: 4,
+          maxWorkers: DEFAULT_TIER_WORKERS,
         },
       },
       {
