@@ -60,9 +60,8 @@ export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.Proces
 /**
  * k6's Go garbage collector in every run but those judged on k6's memory: a heap target three times the live heap
  * instead of Go's two, so k6 collects half as often. Collection was about a quarter of k6's CPU in the client path's
- * profile, and this cut k6's CPU per request by about 7% there (docs/performance.md, Harness overhead in k6), for at
- * most 1.5 times the heap. GOGC=400 saved a little more but would keep up to 2.5 times the heap, with no bound a
- * large run could rely on.
+ * profile; this gave the client path 12-21% more requests per k6 CPU second (bench:harness, both targets alternating
+ * in one run; docs/performance.md) for a heap target 1.5 times Go's. GOGC=400 would keep up to 2.5 times the heap.
  */
 export const K6_CPU_GC: Readonly<Record<string, string>> = { GOGC: "200" };
 
