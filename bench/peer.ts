@@ -12,8 +12,8 @@
  *   the first time.
  * Each runs BENCH_ROUNDS times, alternating, best round each. The figure is requests per CPU second of the
  * generator's whole process tree (user + system, bash's `times`; bench/cpu-time.ts), so the service's speed and the
- * shared machine's noise fall out. k6 runs with the system tags the harness gives it. Prints a Markdown table and
- * writes reports/bench-peer.json.
+ * shared machine's noise fall out. k6 runs with the system tags the harness gives it (and, on the harness's side, its
+ * GOGC). Prints a Markdown table and writes reports/bench-peer.json.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,7 +22,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { k6BuildOptions } from "../esbuild.config.ts";
 import { resolveK6 } from "../lib/harness/k6-binary.ts";
-import { K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
+import { K6_CPU_GC, K6_SYSTEM_TAGS } from "../lib/harness/k6-runner.ts";
 import { REPO_ROOT } from "../lib/harness/paths.ts";
 import { EmbeddedTarget } from "../lib/harness/targets/embedded-target.ts";
 import { benchTargets } from "./bench-targets.ts";
@@ -167,7 +167,8 @@ function runArtillery(setup: Setup): Measure {
 function runRounds(setup: Setup): Map<Side, Measure[]> {
   const runs = new Map<Side, Measure[]>(SIDES.map((s) => [s, []]));
   const run: Record<Side, () => Measure> = {
-    [SIDES[0]]: () => runK6(setup, "client-path.js", {}),
+    // The harness's side with the garbage collector target a harness run gives k6; bare k6 as a user runs it.
+    [SIDES[0]]: () => runK6(setup, "client-path.js", { ...K6_CPU_GC }),
     [SIDES[1]]: () => runK6(setup, "bare.js", { BENCH_CHECKS: "1" }),
     [SIDES[2]]: () => runArtillery(setup),
   } as const;
