@@ -10,9 +10,10 @@ process.env.NODE_COMPILE_CACHE ??= `${tmpdir()}/node-compile-cache`;
 const shim = (file: string) => fileURLToPath(new URL(`test/shims/${file}`, import.meta.url));
 
 // Seven projects kept apart: they differ in what they start (nothing, the service, k6, Docker) and so in speed and
-// in what they need on the machine; `unit-k6` holds the unit files of lib/k6, run isolated (UNIT_K6 below). `k6` holds the default tier's real k6 runs, `matrix` the long proofs (npm run
-// test:matrix). msw intercepts HTTP in-process, so the containers project never shares a process with it (each
-// project runs in its own workers, and containers tests never import msw).
+// in what they need on the machine. `unit-k6` holds the unit files of lib/k6, run isolated (UNIT_K6 below), `k6` the
+// default tier's real k6 runs, `matrix` the long proofs (npm run test:matrix). msw intercepts HTTP in-process, so the
+// containers project never shares a process with it (each project runs in its own workers, and containers tests never
+// import msw).
 /** The matrix files whose proofs measure time: run alone (the `matrix-timed` project), after the rest. */
 const TIMED_MATRIX = [
   "test/k6/capacity.matrix.test.ts",
@@ -27,8 +28,8 @@ const TIMED_MATRIX = [
 /**
  * The unit files that load lib/k6: they run isolated, each in a fresh module graph, since lib/k6 keeps state at module
  * level (the checks' per-key views and sampling counters) as k6 gives each VU its own copy of the modules. The other
- * unit files share workers (isolate: false): a worker per file cost about as much CPU as the tests themselves (unit
- * alone: 74 CPU s isolated, 36 shared).
+ * unit files share workers (isolate: false): a worker per file cost about as much CPU as the tests themselves (the
+ * unit files: 74 CPU s all isolated, 46 with only these isolated).
  */
 const UNIT_DIR = fileURLToPath(new URL("test/unit/", import.meta.url));
 const UNIT_K6 = readdirSync(UNIT_DIR)
@@ -82,7 +83,8 @@ export default defineConfig({
           environment: "node",
           maxWorkers: DEFAULT_TIER_WORKERS,
           // Shared workers, as for unit: 41 CPU s isolated, 16 shared. Each test starts its own service; the service's
-          // module-level state (the limit-flaps counter, the slowdown's clock) belongs to defects no file here turns on.
+          // module-level state (the limit-flaps counter, the slowdown's clock) belongs to defects no file here turns
+          // on.
           isolate: false,
           testTimeout: 30_000,
         },

@@ -8,8 +8,8 @@
  * time of the k6 process, from bash's `times`), so the service's own speed and the noise of a shared machine cancel
  * out of the ratio. BENCH_BREAKDOWN=1 also runs the client path cut short in each round (client call only; client
  * and checks) so each part's cost shows; BENCH_FLOOR=1 also runs bench/k6/floor.ts (the per-answer checks and nothing
- * else), the bound of any harness that keeps them in k6. Also reports each scenario's bundle size and the bundling time.
- * Prints a Markdown table and writes reports/bench-harness.json.
+ * else), the bound of any harness that keeps them in k6. Also reports each scenario's bundle size and the bundling
+ * time. Prints a Markdown table and writes reports/bench-harness.json.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -82,7 +82,8 @@ export interface ScenarioTraits {
   noWebDashboard?: boolean;
   /**
    * k6's Go garbage collector keeps Go's default heap target instead of the harness's (K6_CPU_GC in
-   * lib/harness/k6-runner.ts, which trades memory for CPU per request): the scenario is judged on k6's memory over hours.
+   * lib/harness/k6-runner.ts, which trades memory for CPU per request): the scenario is judged on k6's memory over
+   * hours.
    */
   defaultGoGc?: boolean;
 }

@@ -123,7 +123,7 @@ function k6Arguments(request: K6RunRequest): string[] {
   return args;
 }
 
-/** k6's environment: the run's settings, the garbage collector, the dashboard export, the remote-write output's own variables. */
+/** k6's environment: the run's settings, the GC target, the dashboard export, the remote-write output's variables. */
 function k6ProcessEnvironment(request: K6RunRequest): NodeJS.ProcessEnv {
   const env = k6Environment(request.settings);
   if (!request.defaultGoGc) Object.assign(env, K6_CPU_GC);

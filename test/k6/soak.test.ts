@@ -2,8 +2,8 @@
  * A short soak on the correct service: the scenario runs with churn and the webhook sink as every soak does, the
  * scraper samples the service, the drift figures reach summary.json and metrics.prom, and the sink expects the
  * follow-on events of the soak's own bookings (supplier decisions, their vouchers, cancellations ending) and exports
- * their latency, and k6 exports no web dashboard and keeps Go's garbage collector target. The rules are loose here (20 s on a shared two-core host is mostly warm-up); soak.matrix.test.ts
- * proves each drift check fails on its defect.
+ * their latency, and k6 exports no web dashboard and keeps Go's garbage collector target. The rules are loose here
+ * (20 s on a shared two-core host is mostly warm-up); soak.matrix.test.ts proves each drift check fails on its defect.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -34,7 +34,7 @@ describe("harness run soak (short)", () => {
     expect(readFileSync(path.join(result.runDir ?? "", "soak-resources.jsonl"), "utf8")).toMatch(/"source":"service"/);
     // No web-dashboard export: over an hours-long soak it would hold every trend value in k6's memory a second time.
     expect(existsSync(path.join(result.runDir ?? "", "k6-dashboard-soak.html"))).toBe(false);
-    // Go's own garbage collector target: the harness's (GOGC=200) trades memory for CPU, and a soak is judged on memory.
+    // Go's own garbage collector target: the harness's (GOGC=200) trades memory for CPU; a soak is judged on memory.
     expect(k6.recorded()).toEqual([]);
     const prom = expectLatencyHistogram(result);
     expect(prom).toMatch(/atd_soak_p95_drift_ratio\{[^}]*extension="soak"/);
