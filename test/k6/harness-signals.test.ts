@@ -1,16 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { chmodSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { findBuiltK6 } from "../../lib/harness/k6-binary.ts";
-import {
-  processesInGroup,
-  runHarnessProcess,
-  runLimiter,
-  tempFile,
-  type HarnessProcessResult,
-} from "./harness-process.ts";
+import { processesInGroup, runHarnessProcess, runLimiter, type HarnessProcessResult } from "./harness-process.ts";
 import { LOOSE_LATENCY_SLO } from "./required-hooks-service.ts";
+import { wrappedK6 } from "./wrapped-k6.ts";
 
 /**
  * A signal always ends a run: SIGTERM (or Ctrl-C) in any phase of `harness run` against the embedded service ends the
@@ -26,12 +20,8 @@ const term = (at: string) => ({ at, signal: "SIGTERM" as const });
  * k6 as the harness finds it (K6_BIN), answering `k6 version` 3 s late: the build phase checks k6's version beside
  * the bundling, and both take well under a second, so without it the signal sent at "▸ build" could land after it.
  */
-async function slowVersionK6(): Promise<Record<string, string>> {
-  const built = await findBuiltK6();
-  if ("missing" in built) throw new Error(built.missing);
-  const wrapper = tempFile("k6", `#!/bin/sh\n[ "$1" = version ] && sleep 3\nexec "${built.path}" "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  return { K6_BIN: wrapper };
+function slowVersionK6(): Promise<Record<string, string>> {
+  return wrappedK6('[ "$1" = version ] && sleep 3');
 }
 
 interface Signalled extends HarnessProcessResult {
