@@ -33,6 +33,12 @@ const BREAKDOWN = process.env.BENCH_BREAKDOWN === "1";
 const FLOOR = process.env.BENCH_FLOOR === "1";
 /** "harness" (the default): the harness's side gets K6_CPU_GC as in a harness run; "default": Go's, to weigh it. */
 const BENCH_GO_GC = process.env.BENCH_GO_GC ?? "harness";
+if (BENCH_GO_GC !== "harness" && BENCH_GO_GC !== "default") {
+  console.error(
+    `bench:harness: Failed to read BENCH_GO_GC=${BENCH_GO_GC}: it is neither "harness" nor "default". Please set one of them, or leave it unset.`,
+  );
+  process.exit(2);
+}
 /** The client path cut short (bench/k6/client-path.ts, BENCH_STEP), for the breakdown. */
 const STEPS = [
   { step: "client", label: "client call only" },
@@ -111,12 +117,19 @@ async function main(): Promise<void> {
   const checksCost = runChecksCost(k6, path.join(outdir, "checks-cost.js"), env);
   const costs = Object.values(checksCost);
   const checksMean = costs.reduce((a, b) => a + b, 0) / costs.length;
-  const ratio = best(client) / best(bare);
-  // Each round's own ratio too: the two runs of a round are the closest in time, so the closest in machine load.
-  const roundRatios = client.map((m, i) => m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN));
+  const { ratio, roundRatios } = against(client, bare);
+  const floorFigures = against(floor, bare);
 
   const k6Version = execFileSync(k6, ["version"], { encoding: "utf8" }).split("\n")[0];
-  const lines = reportLines(k6Version, rounds, { ratio, roundRatios, checksCost, checksMean, bundleMs, sizes });
+  const lines = reportLines(k6Version, rounds, {
+    ratio,
+    roundRatios,
+    floor: floorFigures,
+    checksCost,
+    checksMean,
+    bundleMs,
+    sizes,
+  });
   console.log(lines.join("\n"));
   mkdirSync(path.join(REPO_ROOT, "reports"), { recursive: true });
   writeFileSync(
@@ -131,7 +144,7 @@ async function main(): Promise<void> {
         client,
         ratio,
         roundRatios,
-        ...(FLOOR ? { floor, floorRatio: best(floor) / best(bare) } : {}),
+        ...(FLOOR ? { floor, floorRatio: floorFigures.ratio, floorRoundRatios: floorFigures.roundRatios } : {}),
         steps: Object.fromEntries(rounds.steps),
         checksCost: { meanMicros: checksMean, byEndpoint: checksCost },
         bundleMs,
@@ -149,6 +162,27 @@ interface Rounds {
   floor: Measure[];
   steps: Map<string, Measure[]>;
 }
+
+/**
+ * A side against bare: the ratio of their best rounds, and each round's own ratio (the two runs of a round are the
+ * closest in time, so the closest in machine load).
+ */
+function against(side: readonly Measure[], bare: readonly Measure[]): { ratio: number; roundRatios: number[] } {
+  return {
+    ratio: best(side) / best(bare),
+    roundRatios: side.map((m, i) => m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN)),
+  };
+}
+
+/** The table rows of one side's runs, a row per round. */
+function rows(label: string, ms: readonly Measure[]): string[] {
+  return ms.map(
+    (m, i) =>
+      `| ${label} (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
+  );
+}
+
+const byRound = (ratios: readonly number[]): string => ratios.map((r) => r.toFixed(2)).join(", ");
 
 /** Requests per k6 CPU second of a side's best round. */
 function best(ms: readonly Measure[]): number {
@@ -183,6 +217,7 @@ function reportLines(
   figures: {
     ratio: number;
     roundRatios: number[];
+    floor: { ratio: number; roundRatios: number[] };
     checksCost: Record<string, number>;
     checksMean: number;
     bundleMs: number;
@@ -202,32 +237,14 @@ function reportLines(
     "",
     "| side | requests | k6 CPU s | requests per k6 CPU s |",
     "| --- | --- | --- | --- |",
-    ...bare.map(
-      (m, i) =>
-        `| bare http.get (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
-    ),
-    ...STEPS.flatMap(({ step, label }) =>
-      (steps.get(step) ?? []).map(
-        (m, i) =>
-          `| ${label} (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
-      ),
-    ),
-    ...client.map(
-      (m, i) =>
-        `| harness client path (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
-    ),
-    ...floor.map(
-      (m, i) =>
-        `| floor: per-answer checks only (round ${i + 1}) | ${m.requests} | ${m.cpuSeconds.toFixed(2)} | ${m.perCpuSecond.toFixed(0)} |`,
-    ),
+    ...rows("bare http.get", bare),
+    ...STEPS.flatMap(({ step, label }) => rows(label, steps.get(step) ?? [])),
+    ...rows("harness client path", client),
+    ...rows("floor: per-answer checks only", floor),
     "",
-    `ratio (harness / bare): ${ratio.toFixed(2)} (goal >= 0.75); by round: ${roundRatios.map((r) => r.toFixed(2)).join(", ")}`,
+    `ratio (harness / bare): ${ratio.toFixed(2)} (goal >= 0.75); by round: ${byRound(roundRatios)}`,
     ...(FLOOR
-      ? [
-          `ratio (floor / bare): ${(best(floor) / best(bare)).toFixed(2)}; by round: ${floor
-            .map((m, i) => (m.perCpuSecond / (bare[i]?.perCpuSecond ?? NaN)).toFixed(2))
-            .join(", ")}`,
-        ]
+      ? [`ratio (floor / bare): ${figures.floor.ratio.toFixed(2)}; by round: ${byRound(figures.floor.roundRatios)}`]
       : []),
     ...(BREAKDOWN
       ? [
@@ -237,6 +254,7 @@ function reportLines(
               { label: "bare", ms: bare },
               ...STEPS.map(({ step, label }) => ({ label, ms: steps.get(step) ?? [] })),
               { label: "full client path", ms: client },
+              ...(FLOOR ? [{ label: "floor", ms: floor }] : []),
             ]
               .map(({ label, ms }) => `${label} ${(1e6 / best(ms)).toFixed(0)}`)
               .join(", "),
