@@ -63,7 +63,6 @@ export default defineConfig({
           environment: "node",
           maxWorkers: DEFAULT_TIER_WORKERS,
           isolate: false,
-          alias: K6_SHIMS,
         },
       },
       {
