@@ -58,7 +58,8 @@ export function k6Environment(settings: K6RunRequest["settings"]): NodeJS.Proces
 }
 
 /**
- * k6's Go garbage collector in every run but those judged on k6's memory: a heap target three times the live heap
+ * k6's Go garbage collector in every k6 process the harness starts, but those judged on k6's memory (and not in the
+ * k6-operator's runner pods, whose memory the cluster's limits bound): a heap target three times the live heap
  * instead of Go's two, so k6 collects half as often. Collection was about a quarter of k6's CPU in the client path's
  * profile; this gave the client path 12-21% more requests per k6 CPU second (bench:harness, both targets alternating
  * in one run; docs/performance.md) for a heap target 1.5 times Go's. GOGC=400 would keep up to 2.5 times the heap.
