@@ -154,6 +154,18 @@ describe("decideAnswer", () => {
     expect(decideAnswer({ ...facts, endpointDeliveries: 1 }, options)).toEqual({ kind: "status", status: 410 });
   });
 
+  it("should decide each endpoint's message of one webhook-id on its own", () => {
+    // A sender may give one event the same webhook-id at every endpoint (webhooks-shared-id).
+    const endpoints = Array.from({ length: 2000 }, (_, i) => i + 10);
+    const refused = endpoints.filter(
+      (endpoint) =>
+        decideAnswer({ endpoint, webhookId: "msg_shared", attemptOfId: 1, endpointDeliveries: 0 }, options).kind !==
+        "ok",
+    ).length;
+    expect(refused / endpoints.length).toBeGreaterThan(0.45);
+    expect(refused / endpoints.length).toBeLessThan(0.55);
+  });
+
   it("should decide the same way for the same id", () => {
     expect(idFraction("msg_abc")).toBe(idFraction("msg_abc"));
     expect(idFraction("msg_abc")).not.toBe(idFraction("msg_abd"));

@@ -2,8 +2,10 @@
  * The sink misbehaving on purpose, so that the sender's retries can be measured: for a share of messages it refuses
  * the first attempt (and half of those the second too) with 500, 429 + Retry-After or by holding the request past the
  * sender's timeout; and chosen endpoints answer 410 once they have taken `goneAfter` deliveries, after which the
- * sender must stop. Decisions hash the webhook-id, so a run is reproducible and a retry's fate does not depend on
- * timing.
+ * sender must stop. Decisions hash the endpoint and the webhook-id, so a run is reproducible and a retry's fate does
+ * not depend on timing. The endpoint is in the hash because a sender may give one event the same webhook-id at every
+ * endpoint (docs/contract-freedoms.md, webhooks-shared-id): hashed on the id alone, such an event was refused at
+ * every endpoint or at none, and a short run's refusals came in a few lumps of dozens, or not at all.
  */
 import type { SinkAnswer } from "./types.ts";
 
@@ -44,7 +46,7 @@ export function decideAnswer(facts: AttemptFacts, options: MisbehaviourOptions):
     return { kind: "status", status: 410 };
   }
   if (options.share <= 0 || options.modes.length === 0 || facts.attemptOfId > 2) return { kind: "ok" };
-  const fraction = idFraction(facts.webhookId);
+  const fraction = idFraction(`${String(facts.endpoint)} ${facts.webhookId}`);
   const share = facts.attemptOfId === 1 ? options.share : options.share / 2;
   if (fraction >= share) return { kind: "ok" };
   const mode = options.modes[Math.floor((fraction / share) * options.modes.length)] ?? "500";
