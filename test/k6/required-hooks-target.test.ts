@@ -84,10 +84,18 @@ describe("a target that offers only the required hooks", { timeout: 120_000 }, (
 /** Two at a time; each has a service of its own, flagged as its scenario needs. */
 const limited = runLimiter(2);
 
-/** The soak's p95 tolerance on a shared two-core host, as in soak.matrix.test.ts, and its dropped iterations. */
-const LOOSE_SOAK_RULES = tempFile("soak-rules.json", { p95ToleranceMs: 50, droppedIterations: 50 });
+/** The open-model runs (soak, capacity) one at a time: capacity's last step beside a soak is that soak's last window. */
+const oneOpenModel = runLimiter(1);
 
-const OTHER_RUNS: RequiredHooksRun[] = [
+/**
+ * The soak's p95 drift allowed here: +500 ms, loose as LOOSE_LATENCY is. A 15 s soak compares two 3 s windows, and
+ * beside the other k6 files of the tier its p95 rose x2.36-x2.79 (+69 to +161 ms) in three clean-clone CIs with 50 ms
+ * allowed, on the correct service. This run proves the soak passes on a required-hooks target; soak.matrix and
+ * required-hooks-defects.matrix prove the drift check fails on its defect, with 50 ms.
+ */
+const LOOSE_SOAK_RULES = tempFile("soak-rules.json", { p95ToleranceMs: 500, droppedIterations: 50 });
+
+const OTHER_RUNS: (RequiredHooksRun & { openModel?: true })[] = [
   { scenarios: ["smoke", "booking-flow", "catalogue", "conformance"], harness: ["--duration", "4s"] },
   {
     scenarios: ["rate-limit"],
@@ -98,18 +106,21 @@ const OTHER_RUNS: RequiredHooksRun[] = [
     scenarios: ["soak"],
     service: ["--time-scale", "120"],
     harness: ["--duration", "15s", "--soak-config", LOOSE_SOAK_RULES, "--slo", LOOSE_LOAD_SLO],
+    openModel: true,
   },
   {
     scenarios: ["capacity"],
     service: ["--rate-limit", "1000000"],
     harness: ["--duration", "2s", "--capacity-rates", "100,200,400", "--slo", LOOSE_LOAD_SLO],
+    openModel: true,
   },
 ];
 
 describe("every other scenario on that target", { timeout: 200_000 }, () => {
-  it.concurrent.each(OTHER_RUNS)("should pass $scenarios with nothing skipped", (run) =>
-    limited(() => expectPassOnRequiredHooks(run)),
-  );
+  it.concurrent.each(OTHER_RUNS)("should pass $scenarios with nothing skipped", (run) => {
+    const pass = () => limited(() => expectPassOnRequiredHooks(run));
+    return run.openModel ? oneOpenModel(pass) : pass();
+  });
 });
 
 describe("a target that lacks a required hook", { timeout: 120_000 }, () => {
