@@ -2,7 +2,7 @@
  * bench:harness, the harness side: the requests partner-mix's journeys make, through the harness's client path
  * (typed client, endpoint tags, the shared checks), as fast as the VUs can go. List answers are read the way the
  * journeys read them: an item of a product, product-type or booking list (itemAt, one item read in Go), the
- * available dates of a price list (its whole data, parsed).
+ * available dates of a price list (valuesWhere: one gjson query in Go, unless a sampled shape check parsed the body).
  *
  * BENCH_STEP stops the path early, for the breakdown (BENCH_BREAKDOWN=1 in bench/harness.ts): "client" sends through
  * the client and reads nothing, "checks" adds the shared checks, "full" (the default) adds the reading.
@@ -35,7 +35,7 @@ function pick(res: ApiResponse<Json[]>, n: number): Json | undefined {
 /** What the shopper does with a price list: check it, then read the dates that are available. */
 function availableDates(res: ApiResponse<Json[]>): string[] {
   if (!check(res) || !READS) return [];
-  return (res.data ?? []).filter((d) => d.available === true).map((d) => String(d.date));
+  return res.valuesWhere("available", "date").map(String);
 }
 
 export default function clientPath(): void {

@@ -65,6 +65,13 @@ export interface ApiResponse<T> {
    * shape checks do (checks.ts).
    */
   itemAt(index: number): ItemOf<T> | undefined;
+  /**
+   * The `field` of each item of a list answer's `data` whose `flag` is true (a price list's available dates), in list
+   * order; [] when there is no such list. Unless the body was parsed already, read in Go with one gjson query
+   * (`data.#(flag==true)#.field`): a price list parsed whole costs k6 about a request's worth. gjson compares the flag
+   * by its text, so a flag sent as the string "true" counts there too; the value rules judge the flag's type.
+   */
+  valuesWhere(flag: string, field: string): unknown[];
 }
 
 export interface ClientOptions {
@@ -474,6 +481,26 @@ class LazyApiResponse<T> implements ApiResponse<T> {
     if (this.itemCount <= 0) return undefined;
     const item: unknown = this.raw.json(`data.${index % this.itemCount}`);
     return isRecord(item) ? (item as ItemOf<T>) : undefined;
+  }
+
+  valuesWhere(flag: string, field: string): unknown[] {
+    if (this.parsed) {
+      const data = this.parsed.data;
+      if (!Array.isArray(data)) return [];
+      const values: unknown[] = [];
+      for (const item of data as unknown[]) {
+        if (isRecord(item) && item[flag] === true && item[field] !== undefined) values.push(item[field]);
+      }
+      return values;
+    }
+    if (this.status === 0 || !(this.header("Content-Type") ?? "").includes("json")) return [];
+    try {
+      const values: unknown = this.raw.json(`data.#(${flag}==true)#.${field}`);
+      return Array.isArray(values) ? values : [];
+    } catch {
+      // No body (discarded, or the request failed): no items.
+      return [];
+    }
   }
 
   get data(): T | undefined {

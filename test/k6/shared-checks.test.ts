@@ -37,6 +37,12 @@ function answer(url: string): [number, Record<string, string>, unknown] {
   if (url.startsWith("/v2/product-types/t1/price-lists/")) {
     return [500, rateLimit, { error: { code: "GEN-INTERNAL", message: "m", http_code: 500 }, links }];
   }
+  if (url.startsWith("/v2/product-types/t2/price-lists")) {
+    // Available as true, as false, as the text "true", and without a date.
+    const days = [true, false, "true", true].map((available, i) => ({ date: `2030-01-0${i + 1}`, available }));
+    delete (days[3] as { date?: string }).date;
+    return [200, rateLimit, { data: days, meta: { pagination }, links }];
+  }
   if (url === "/v2/bookings/b1") {
     const booking = { uuid: "b1", status: "reserved", adults: 1, options: [], partner_reference: "r", guests: [] };
     return [200, {}, { data: booking, links }];
@@ -133,6 +139,8 @@ describe("shared checks in k6", () => {
       "itemAt: item by index modulo the length": "pass",
       "itemAt: nothing from a detail": "pass",
       "data: whole list after itemAt": "pass",
+      "valuesWhere: the dates whose flag is true, read in Go (the text true too)": "pass",
+      "valuesWhere: the dates whose flag is the boolean true, once parsed": "pass",
     });
     const text = problems.join("\n");
     expect(text).toContain("item 1: missing title; unexpected name");

@@ -3,7 +3,8 @@ import { k6State, type ShimParams } from "./k6-state.ts";
 
 /**
  * res.json(selector) as far as the harness uses k6's gjson paths: dot-separated keys and array indexes, `#` for an
- * array's length; undefined when the path does not exist or the body is not JSON.
+ * array's length, and `#(key==true)#` for the items whose key is true (by its text, as gjson compares: "true" too),
+ * the rest of the path read from each of them; undefined when the path does not exist or the body is not JSON.
  */
 function select(body: string, selector: string): unknown {
   let value: unknown;
@@ -12,13 +13,27 @@ function select(body: string, selector: string): unknown {
   } catch {
     return undefined;
   }
-  for (const part of selector.split(".")) {
-    if (Array.isArray(value))
-      value = part === "#" ? value.length : /^\d+$/.test(part) ? value[Number(part)] : undefined;
-    else if (typeof value === "object" && value !== null) value = (value as Record<string, unknown>)[part];
-    else return undefined;
+  return selectFrom(value, selector.split("."));
+}
+
+function selectFrom(value: unknown, parts: readonly string[]): unknown {
+  const [part, ...rest] = parts;
+  if (part === undefined) return value;
+  if (Array.isArray(value)) {
+    const query = /^#\((\w+)==true\)#$/.exec(part);
+    if (query) {
+      const key = query[1] as string;
+      const matches = value.filter((item) => isObject(item) && String(item[key]) === "true");
+      return matches.map((item) => selectFrom(item, rest)).filter((v) => v !== undefined);
+    }
+    if (part === "#") return selectFrom(value.length, rest);
+    return /^\d+$/.test(part) ? selectFrom(value[Number(part)], rest) : undefined;
   }
-  return value;
+  return isObject(value) ? selectFrom(value[part], rest) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function request(method: string, url: string, body: string | null, params: ShimParams = {}) {

@@ -101,6 +101,20 @@ describe("ApiClient", () => {
     expect(res.itemAt(5)?.uuid).toBe("u2");
   });
 
+  it("should give the field of the items whose flag is true, read from the body or from the parsed data", () => {
+    const days = [true, false, true].map((available, i) => ({ date: `2030-01-0${i + 1}`, available }));
+    k6State.handler = () => json(200, list(days));
+    expect(client.getPriceList("t", "2030-01-01", "2030-01-03").valuesWhere("available", "date")).toEqual([
+      "2030-01-01",
+      "2030-01-03",
+    ]);
+    const parsed = client.getPriceList("t", "2030-01-01", "2030-01-03");
+    expect(parsed.data).toHaveLength(3);
+    expect(parsed.valuesWhere("available", "date")).toEqual(["2030-01-01", "2030-01-03"]);
+    k6State.handler = () => ({ status: 200, headers: { "Content-Type": "text/html" }, body: "<p>" });
+    expect(client.getPriceList("t", "2030-01-01", "2030-01-03").valuesWhere("available", "date")).toEqual([]);
+  });
+
   it("should pick nothing from an empty list, a body without a data array, or an answer that is not JSON", () => {
     const answers = [
       json(200, list([])),

@@ -110,10 +110,6 @@ export function catalogueSync(ctx: JourneyContext): void {
   }
 }
 
-function availableDates(calendar: Json[] | undefined): string[] {
-  return (calendar ?? []).filter((d) => d.available === true).map((d) => String(d.date));
-}
-
 export function shopper(ctx: JourneyContext): void {
   const { client, sample, model, n } = ctx;
   const type = at(sample.productTypes, n) as SampleProductType;
@@ -124,7 +120,8 @@ export function shopper(ctx: JourneyContext): void {
     listed,
   );
   if (!calendar) return;
-  const dates = availableDates(calendar.data);
+  // The available dates read in Go, not the price list parsed whole (unless its shape was sampled and parsed it).
+  const dates = calendar.valuesWhere("available", "date").map(String);
   for (let i = 0; i < model.shopper.singleDateChecks; i++) {
     think(ctx);
     const date = at(dates, n + i) ?? addDays(start, i);
