@@ -69,6 +69,7 @@ describe("Pushgateway groups over repeated runs", () => {
       { method: "DELETE", signal: AbortSignal.timeout(5000) },
     );
     expect(deleted.status).toBe(202);
-    expect(await runIdsServed(pushgateway.url)).toEqual([secondId]);
+    // 202 Accepted: the delete may be applied after the answer (the Pushgateway queues its writes), so wait for it.
+    await expect.poll(() => runIdsServed(pushgateway.url), { timeout: 5000 }).toEqual([secondId]);
   });
 });
