@@ -466,19 +466,12 @@ class LazyApiResponse<T> implements ApiResponse<T> {
       return Array.isArray(data) && data.length > 0 ? (data[index % data.length] as ItemOf<T>) : undefined;
     }
     if (this.itemCount === undefined) {
-      this.itemCount = 0;
-      if (this.status !== 0 && (this.header("Content-Type") ?? "").includes("json")) {
-        try {
-          // gjson paths, in Go: the body is validated once and scanned to what the path names; nothing else
-          // becomes a script value. A body whose data is not an array has no count.
-          const count: unknown = this.raw.json("data.#");
-          if (typeof count === "number") this.itemCount = count;
-        } catch {
-          // No body (discarded, or the request failed): no items.
-        }
-      }
+      // A body whose data is not an array has no count.
+      const count = this.selectInGo("data.#");
+      this.itemCount = typeof count === "number" ? count : 0;
     }
     if (this.itemCount <= 0) return undefined;
+    // A count means the body is JSON and was validated: the item is read straight away.
     const item: unknown = this.raw.json(`data.${index % this.itemCount}`);
     return isRecord(item) ? (item as ItemOf<T>) : undefined;
   }
@@ -493,13 +486,20 @@ class LazyApiResponse<T> implements ApiResponse<T> {
       }
       return values;
     }
-    if (this.status === 0 || !(this.header("Content-Type") ?? "").includes("json")) return [];
+    const values = this.selectInGo(`data.#(${flag}==true)#.${field}`);
+    return Array.isArray(values) ? values : [];
+  }
+
+  /**
+   * A gjson path on the body, in Go: the body is validated once and scanned to what the path names; nothing else
+   * becomes a script value. Undefined when the answer is not JSON or has no body (discarded, or the request failed).
+   */
+  private selectInGo(path: string): unknown {
+    if (this.status === 0 || !(this.header("Content-Type") ?? "").includes("json")) return undefined;
     try {
-      const values: unknown = this.raw.json(`data.#(${flag}==true)#.${field}`);
-      return Array.isArray(values) ? values : [];
+      return this.raw.json(path);
     } catch {
-      // No body (discarded, or the request failed): no items.
-      return [];
+      return undefined;
     }
   }
 
