@@ -46,12 +46,6 @@ interface SideResult {
   rssAfterWarmupMiB: number;
   rssEndMiB: number;
   slopeMiBPerHour: number;
-  /**
-   * The slope over the run's last third alone: a fill that ends during the run (each VU meeting each key, the heap's
-   * first peaks) weighs on the figure after the warm-up and not here, so the two together show whether growth is
-   * settling; the goal stays on the figure after the warm-up. Absent from sides measured before it was added.
-   */
-  lastThirdMiBPerHour?: number;
   /** Seconds since k6 started, RSS in MiB. */
   samples: [number, number][];
 }
@@ -110,16 +104,25 @@ function slopeFrom(samples: [number, number][], fromSeconds: number): number {
   return Number(linearRegression(after.map(([t, rss]) => [t / 3600, rss])).m.toFixed(1));
 }
 
+/**
+ * The slope over the last third of the samples' span alone: a fill that ends during the run (each VU meeting each key,
+ * the heap's first peaks) weighs on the figure after the warm-up and not here, so the two together show whether
+ * growth is settling; the goal stays on the figure after the warm-up. Derived from the samples, so a side kept from an
+ * earlier run has it too.
+ */
+function lastThirdSlope(samples: [number, number][]): number {
+  return slopeFrom(samples, ((samples.at(-1)?.[0] ?? 0) * 2) / 3);
+}
+
 function fit(
   samples: [number, number][],
-): Pick<SideResult, "rssStartMiB" | "rssAfterWarmupMiB" | "rssEndMiB" | "slopeMiBPerHour" | "lastThirdMiBPerHour"> {
+): Pick<SideResult, "rssStartMiB" | "rssAfterWarmupMiB" | "rssEndMiB" | "slopeMiBPerHour"> {
   const after = samples.filter(([t]) => t >= WARMUP_SECONDS);
   return {
     rssStartMiB: Math.round(samples[0]?.[1] ?? NaN),
     rssAfterWarmupMiB: Math.round(after[0]?.[1] ?? NaN),
     rssEndMiB: Math.round(after.at(-1)?.[1] ?? NaN),
     slopeMiBPerHour: slopeFrom(samples, WARMUP_SECONDS),
-    lastThirdMiBPerHour: slopeFrom(samples, (SECONDS * 2) / 3),
   };
 }
 
@@ -220,9 +223,7 @@ async function main(): Promise<void> {
     sides.bare = await bareSide(rate);
   }
   const ratio = (sides.harness?.slopeMiBPerHour ?? NaN) / (sides.bare?.slopeMiBPerHour ?? NaN);
-  // A side kept from an earlier run of the bench may predate the last-third figure: fitted again from its samples.
-  const lastThird = (r: SideResult | undefined): number =>
-    r === undefined ? NaN : (r.lastThirdMiBPerHour ?? slopeFrom(r.samples, ((r.samples.at(-1)?.[0] ?? 0) * 2) / 3));
+  const lastThird = (r: SideResult | undefined): number => (r === undefined ? NaN : lastThirdSlope(r.samples));
   const lastThirdRatio = lastThird(sides.harness) / lastThird(sides.bare);
   const k6Version = spawnSync(await resolveK6(), ["version"], { encoding: "utf8" }).stdout.split("\n")[0];
   const lines = [
