@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { addDays } from "../../lib/contract/index.ts";
 import type { ControlProductType } from "../../lib/contract/product-type-discovery.ts";
 import { SHAPED_DAYS, planFor } from "../../lib/k6/alternatives/plan.ts";
+import { BOOKER_LAST_DAY, conformanceLastDay } from "../../lib/contract/scenario-days.ts";
 
 function type(i: number, timeslots: string[]): ControlProductType {
   return {
@@ -42,7 +43,23 @@ describe("planFor", () => {
         shaped.set(slot, n);
       }
     }
-    expect(planned).toBeGreaterThan(200);
+    expect(planned).toBeGreaterThan(150);
+  });
+
+  it("should shape no day that conformance or partner-mix's bookers book on or change, whatever the lead time", () => {
+    const today = "2026-11-28";
+    const types = [0, 1, 5, 19, 20, 25, 40].flatMap((lead, i) => [
+      { ...type(2 * i, ["09:30", "11:00", "14:30"]), daysInAdvance: lead },
+      { ...type(2 * i + 1, []), daysInAdvance: lead },
+    ]);
+    for (let n = 0; n < 200; n++) {
+      const plan = planFor(n, types, today);
+      if (!plan) continue;
+      const lead = plan.type.daysInAdvance;
+      const lastWritten = addDays(today, Math.max(conformanceLastDay(lead), lead + BOOKER_LAST_DAY));
+      const shaped = [plan.date, ...plan.shape.map((c) => c.date), ...plan.sellOut.map((c) => c.date)];
+      for (const date of shaped) expect(date > lastWritten, `iteration ${String(n)} shapes ${date}`).toBe(true);
+    }
   });
 
   it("should give each kind its share of the iterations", () => {

@@ -8,14 +8,14 @@
  * Each iteration owns a block of BLOCK_DAYS dates of one product type, so iterations never share a slot.
  */
 import { addDays } from "../../contract/index.ts";
+// The first day is after every day conformance and the bookers write on.
+import { ALTERNATIVES_FIRST_DAY } from "../../contract/scenario-days.ts";
 import type { SlotChange } from "./inventory.ts";
 import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 
 export const BLOCK_DAYS = 12;
 /** Days shaped after the requested date: the widest look-ahead a wrong service might scan (10) is covered. */
 export const SHAPED_DAYS = 10;
-/** First date used, in days after today plus the type's lead time: clear of the load scenarios' near dates. */
-export const FIRST_DAY = 20;
 /** Seats of the requested slot while reserving: one booking with the feature, one without. */
 export const RESERVE_SEATS = 2;
 
@@ -82,7 +82,7 @@ function slotFor(
   const ordinal = round * sharing.length + sharing.indexOf(kind);
   const type = pool[ordinal % pool.length] as ControlProductType;
   const block = Math.floor(ordinal / pool.length);
-  const offset = type.daysInAdvance + FIRST_DAY + block * BLOCK_DAYS;
+  const offset = type.daysInAdvance + ALTERNATIVES_FIRST_DAY + block * BLOCK_DAYS;
   if (offset + SHAPED_DAYS > horizonDays) return undefined;
   return { kind, type, date: addDays(today, offset), round };
 }

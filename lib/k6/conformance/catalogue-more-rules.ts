@@ -6,6 +6,8 @@
  * reference service that breaks it alone (test/service/conformance-catalogue-more-defects.test.ts).
  */
 import { ERROR_CODES, PAGINATION, addDays, isErrorEnvelope, isRecord, todayUtc } from "../../contract/index.ts";
+// The real-time rule changes a slot days after the probe date, away from the days other judges book.
+import { CONFORMANCE_DAYS_AFTER_PROBE } from "../../contract/scenario-days.ts";
 import {
   bookableSlot,
   camelCaseProblem,
@@ -505,12 +507,9 @@ function daySeats(data: unknown): DaySeats | undefined {
   };
 }
 
-/** How many days after the probe date the real-time rule changes a slot (away from the days other judges book). */
-const REAL_TIME_OFFSET = 5;
-
 const realTime: Judge = (ctx) => {
   const control = ctx.config.control;
-  const date = addDays(ctx.probeDate, REAL_TIME_OFFSET);
+  const date = addDays(ctx.probeDate, CONFORMANCE_DAYS_AFTER_PROBE.realTime);
   // Without the hooks the run's key changes the inventory itself, one way only (real-time.ts).
   if (control === undefined) return realTimeThroughPublicApi(ctx, date);
   const hooks = new HooksClient(control);

@@ -11,6 +11,7 @@ import type { Options } from "k6/options";
 import { CONFORMANCE_RULES, type ConformanceRule } from "../../contract/conformance-rules.ts";
 import { CHECK_NOT_JUDGED_MARKER, addDays, todayUtc, type CheckNotJudged } from "../../contract/index.ts";
 import { HOT_SET_WALK } from "../../contract/hot-set.ts";
+import { CONFORMANCE_PROBE_DAYS } from "../../contract/scenario-days.ts";
 import type { WalkPlan } from "../../contract/product-type-discovery.ts";
 import { expectThat } from "../checks.ts";
 import { loadConfig } from "../config.ts";
@@ -22,9 +23,6 @@ import { inVerdict, sendRaw, type ConformanceContext, type FoundProductType, typ
 import { JUDGES } from "./judges.ts";
 
 const config = loadConfig(__ENV);
-
-/** Days ahead of today the judges ask about by default: past most lead times, inside every calendar. */
-const PROBE_DAYS = 21;
 
 /** The rules this scenario judges; the others are judged by the scenario their `judgedBy` names. */
 export const JUDGED_HERE: readonly ConformanceRule[] = CONFORMANCE_RULES.filter(
@@ -105,7 +103,7 @@ export default function conformance(data: Setup): void {
     client,
     raw: (request) => sendRaw(config.baseUrl, key, request, config.requestTimeout),
     productTypes: data.productTypes,
-    probeDate: addDays(todayUtc(), PROBE_DAYS),
+    probeDate: addDays(todayUtc(), CONFORMANCE_PROBE_DAYS),
     hooks: config.control !== undefined,
   };
   for (const rule of JUDGED_HERE) {

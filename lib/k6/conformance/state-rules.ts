@@ -7,6 +7,8 @@
  * (test/service/conformance-state-defects.test.ts).
  */
 import { BOOKING_STATUSES, CUSTOMER_KEYS, ERROR_CODES, addDays, isRecord } from "../../contract/index.ts";
+// Past the probe date the hook judges book on slots no other judge of the run touches, so seats add up.
+import { CONFORMANCE_DAYS_AFTER_PROBE } from "../../contract/scenario-days.ts";
 import type { ApiResponse, Json } from "../client.ts";
 import { HooksClient } from "../hooks-client.ts";
 import {
@@ -541,8 +543,6 @@ const error500: Judge = (ctx) => {
   }
 };
 
-/** Days past the probe date the hook judges book on: slots no other judge of the run touches, so seats add up. */
-const HOOK_SLOT_DAYS = { pricesMismatch: 3, cancelled: 4 } as const;
 /** Service time the clock judges move on, step by step, until the booking is decided: a day in all. */
 const CLOCK_STEPS_SECONDS = [120, 3_480, 82_800] as const;
 
@@ -608,10 +608,10 @@ const error422PricesMismatch: Judge = (ctx) => {
   const hooks = hooksOf(ctx);
   if (typeof hooks === "string")
     return notJudgedByDesign(`${hooks}: a confirm is made to fail by selling its slot out`);
-  const slot = slotAhead(ctx, HOOK_SLOT_DAYS.pricesMismatch);
+  const slot = slotAhead(ctx, CONFORMANCE_DAYS_AFTER_PROBE.pricesMismatch);
   if (slot === undefined)
     return notJudged(
-      `no product type found is bookable ${String(HOOK_SLOT_DAYS.pricesMismatch)} days after ${ctx.probeDate}`,
+      `no product type found is bookable ${String(CONFORMANCE_DAYS_AFTER_PROBE.pricesMismatch)} days after ${ctx.probeDate}`,
     );
   const before = slotSeats(hooks, slot);
   if (before === undefined)
@@ -683,10 +683,10 @@ const waitingDecided: Judge = (ctx) => {
 const cancelledReleases: Judge = (ctx) => {
   const hooks = hooksOf(ctx);
   if (typeof hooks === "string") return notJudgedByDesign(hooks);
-  const slot = slotAhead(ctx, HOOK_SLOT_DAYS.cancelled);
+  const slot = slotAhead(ctx, CONFORMANCE_DAYS_AFTER_PROBE.cancelled);
   if (slot === undefined)
     return notJudged(
-      `no product type found is bookable ${String(HOOK_SLOT_DAYS.cancelled)} days after ${ctx.probeDate}`,
+      `no product type found is bookable ${String(CONFORMANCE_DAYS_AFTER_PROBE.cancelled)} days after ${ctx.probeDate}`,
     );
   const before = slotSeats(hooks, slot);
   if (before === undefined)

@@ -13,6 +13,7 @@ import { decide, spread } from "./decide.ts";
 import { fullSync } from "./full-sync.ts";
 import { amongProductTypes, onProductsPage, readListed } from "./listed-read.ts";
 import type { Persona, TrafficModel } from "../../contract/traffic-model.ts";
+import { BOOKER_LAST_DAY } from "../../contract/scenario-days.ts";
 
 export interface JourneyContext {
   client: ApiClient;
@@ -174,7 +175,7 @@ export function booker(ctx: JourneyContext): void {
   const { client, sample, model, n } = ctx;
   const ratios = model.booker;
   const type = at(sample.productTypes, n * 7) as SampleProductType;
-  const date = addDays(todayUtc(), type.daysInAdvance + 1 + (n % 20));
+  const date = addDays(todayUtc(), type.daysInAdvance + 1 + (n % BOOKER_LAST_DAY));
   const single = readListed(
     () => client.getPriceForDate(type.uuid, date),
     amongProductTypes(client, type.productUuid, type.uuid),
