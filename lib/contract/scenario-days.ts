@@ -6,7 +6,8 @@
  * - conformance writes from its probe date to a few days after it (or on a type's first bookable day, when its lead
  *   time ends later);
  * - partner-mix's bookers take the near days of their types, up to the lead time plus BOOKER_LAST_DAY;
- * - the alternatives scenario starts the day after both.
+ * - the alternatives scenario starts the day after both, and churn changes the days of its first blocks (a run's
+ *   default; lib/harness/churn/config.ts).
  * The invariants and webhooks scenarios take types of their own (hot-set.ts, webhooks/sample.ts). Runtime-neutral.
  */
 

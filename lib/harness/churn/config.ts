@@ -3,6 +3,7 @@
  * DEFAULT_CHURN, and --churn-rate for the most common change. Validated once, with messages that say what to change.
  */
 import { isRecord, oneLine } from "../../contract/index.ts";
+import { ALTERNATIVES_FIRST_DAY } from "../../contract/scenario-days.ts";
 
 export const CHURN_KINDS = [
   "capacity-cut",
@@ -21,7 +22,10 @@ export interface ChurnConfig {
   mix: Record<ChurnKind, number>;
   /** A change is undone after a hold drawn from [min, max] seconds. */
   holdSeconds: { min: number; max: number };
-  /** Dates churned, in days after today: where the alternatives scenario's first blocks lie. */
+  /**
+   * Dates churned, in days after today plus the type's lead time: by default where the alternatives scenario's first
+   * blocks lie, past the days conformance books on (lib/contract/scenario-days.ts).
+   */
   days: { from: number; to: number };
 }
 
@@ -30,7 +34,7 @@ export const DEFAULT_CHURN: ChurnConfig = {
   // Seat changes dominate real supplier churn; withdrawals are rare and short.
   mix: { "capacity-cut": 3, "sell-out-date": 2, "sell-out-timeslot": 2, caps: 2, unavailable: 1, content: 1 },
   holdSeconds: { min: 1, max: 4 },
-  days: { from: 20, to: 70 },
+  days: { from: ALTERNATIVES_FIRST_DAY, to: ALTERNATIVES_FIRST_DAY + 50 },
 };
 
 /** What to change in a refused churn configuration. */
