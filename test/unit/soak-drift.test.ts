@@ -118,6 +118,15 @@ describe("soak drift rules", () => {
     expect(steps.figures.rssLastWindowSlopeBytesPerMinute).toBeGreaterThan(10 * 1024 * 1024);
   });
 
+  it("should judge memory by the span alone when the last window holds too few scrapes for a trend", () => {
+    const rules = mergeSoakRules(DEFAULT_SOAK_RULES, { windowShare: 0.015 }, "test");
+    const leak = judgeSoak(
+      { requests: requests(), droppedIterations: 0, service: service({ rss: (s) => s * 200_000 }) },
+      rules,
+    );
+    expect(failed(leak)).toEqual([SOAK_CHECKS.memory]);
+  });
+
   it("should judge memory by RSS alone when the service's /metrics reports no heap", () => {
     const noHeap = (leak: number) => service({ rss: (s) => s * leak }).map(({ heapUsedBytes: _, ...p }) => p);
     const flat = judgeSoak({ requests: requests(), droppedIterations: 0, service: noHeap(0) }, DEFAULT_SOAK_RULES);

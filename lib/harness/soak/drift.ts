@@ -253,7 +253,10 @@ function memoryCheck(
     );
     if (points.length < 3) return undefined;
     const lastStart = (span.lastFrom - span.t0) / 60_000;
-    return { span: slope(points), last: slope(points.filter(([x]) => x >= lastStart)) };
+    const lastPoints = points.filter(([x]) => x >= lastStart);
+    const whole = slope(points);
+    // A last window too short for a trend (a tiny windowShare) cannot clear memory: the span alone judges it then.
+    return { span: whole, last: lastPoints.length >= 3 ? slope(lastPoints) : whole };
   };
   const rss = trend("rssBytes") ?? { span: 0, last: 0 };
   const heap = trend("heapUsedBytes");
