@@ -40,7 +40,6 @@ describe("harness run soak (short)", () => {
     expect(prom).toMatch(/atd_soak_p95_drift_ratio\{[^}]*extension="soak"/);
     // Base units: the memory slope is exported in bytes per second, never per minute.
     expect(prom).toMatch(/atd_soak_memory_slope_bytes_per_second\{[^}]*memory="rss"/);
-    expect(prom).toMatch(/atd_soak_memory_last_window_slope_bytes_per_second\{[^}]*memory="heap_used"/);
     expect(prom).not.toMatch(/_per_minute/);
     expect(timedPerType(prom).get("booking_status_updated")).toBeGreaterThan(0);
     // Partner traffic confirms supplier-decided types and cancels: their decisions, vouchers and ends are expected.

@@ -82,21 +82,8 @@ export function soakSeries(f: Record<string, number>): GaugeSeries[] {
       // Base units for Prometheus: bytes per second (summary.json keeps the per-minute figures the rules use).
       gauge("soak_memory_slope_bytes_per_second", "Slope of the service's memory after warm-up, bytes per second.", [
         { labels: { memory: "rss" }, value: (f.rssSlopeBytesPerMinute as number) / 60 },
-        ...(f.heapSlopeBytesPerMinute === undefined
-          ? []
-          : [{ labels: { memory: "heap_used" }, value: f.heapSlopeBytesPerMinute / 60 }]),
+        { labels: { memory: "heap_used" }, value: (f.heapSlopeBytesPerMinute as number) / 60 },
       ]),
-      // The rule fails only when memory still grows here too: a leak grows to the end, heap sizing settles.
-      gauge(
-        "soak_memory_last_window_slope_bytes_per_second",
-        "Slope of the service's memory in the last window, bytes per second.",
-        [
-          { labels: { memory: "rss" }, value: (f.rssLastWindowSlopeBytesPerMinute ?? 0) / 60 },
-          ...(f.heapLastWindowSlopeBytesPerMinute === undefined
-            ? []
-            : [{ labels: { memory: "heap_used" }, value: f.heapLastWindowSlopeBytesPerMinute / 60 }]),
-        ],
-      ),
       gauge("soak_open_connections", "Mean open connections of the service in the compared windows.", [
         { labels: { window: "first" }, value: f.openConnectionsFirst as number },
         { labels: { window: "last" }, value: f.openConnectionsLast as number },

@@ -26,10 +26,7 @@ export interface SoakRules {
   errorRateRise: number;
   /** Largest rise of the throttled (429) share over the judged span, by its linear trend. */
   throttleRateRise: number;
-  /**
-   * Largest slope of the service's RSS and V8 heap, bytes per minute: memory fails when it grows faster both over the
-   * span after warm-up and over the last window (still growing at the end).
-   */
+  /** Largest slope of the service's RSS and V8 heap after warm-up, bytes per minute. */
   memorySlopeBytesPerMinute: number;
   /** Largest growth of the service's open connections, last window's mean over the first's. */
   connectionGrowth: number;
