@@ -118,6 +118,20 @@ describe("checkRetries on the service clock (docs/contract-freedoms.md, webhooks
     expect(early.offSchedule[0]?.problem).toMatch(/nor on the service clock's, with the run's 1 clock advance of 30 s/);
   });
 
+  it("should accept a retry at once after a refusal when an advance under way at the refusal made it due", () => {
+    // The service had the refusal before the advance took effect, so the advance ran the retry a fraction of a
+    // millisecond after the sink's answer; k6 stamps the advance in whole milliseconds, the sink in fractions.
+    const underWay: ClockAdvanceRecord = { sentAt: T0 - 5, answeredAt: T0 + 5, seconds: 300 };
+    const sameMs: ClockAdvanceRecord = { sentAt: T0 - 5, answeredAt: T0 + 1, seconds: 300 };
+    const refusal = refused({ answeredAt: T0 + 1.4 });
+    const atOnce = delivery({ arrivedAt: T0 + 1.9, status: 200 });
+    expect(check([refusal, atOnce], T0 + 60_000, [underWay]).offSchedule).toEqual([]);
+    expect(check([refusal, atOnce], T0 + 60_000, [sameMs]).offSchedule).toEqual([]);
+    // An advance answered a whole millisecond before the refusal moved nothing the retry waited for.
+    const done: ClockAdvanceRecord = { sentAt: T0 - 5, answeredAt: T0, seconds: 300 };
+    expect(check([refusal, atOnce], T0 + 60_000, [done]).offSchedule).toHaveLength(1);
+  });
+
   it("should flag a retry long after the advance that made it due, and after its real-time window", () => {
     expect(check([refused(), retry(10_000)], T0 + 60_000, [advance(100)]).offSchedule).toHaveLength(1);
   });

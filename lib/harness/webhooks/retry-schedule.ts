@@ -32,7 +32,7 @@ export const DEFAULT_RETRY_TOLERANCE: RetryTolerance = { earlyShare: 0.8, lateSh
 /**
  * The epoch ms at which the service clock, running `timeScale` times real time from `from` and moved on by the
  * advances, has gone `virtualMs` further. `when` says at which real time an advance counts (its request or its
- * answer); advances counted at or before `from` are not part of the wait.
+ * answer); advances counted before `from` are not part of the wait.
  */
 export function serviceClockReaches(
   from: number,
@@ -44,7 +44,7 @@ export function serviceClockReaches(
   let moved = 0;
   const ordered = advances.map((a) => ({ at: when(a), ms: a.seconds * 1000 })).sort((a, b) => a.at - b.at);
   for (const advance of ordered) {
-    if (advance.at <= from) continue;
+    if (advance.at < from) continue;
     const before = (advance.at - from) * timeScale + moved;
     if (before >= virtualMs) break;
     moved += advance.ms;
@@ -203,6 +203,15 @@ function onRealSchedule(delay: number, window: { earliestMs: number; latestMs: n
   return delay >= window.earliestMs && delay <= window.latestMs;
 }
 
+/**
+ * How coarse an advance's stamps may be: k6 stamps them with Date.now(), whole milliseconds, while the sink stamps
+ * with fractions. An advance stamped as answered in the refusal's millisecond may still have taken effect after it.
+ */
+const ADVANCE_STAMP_MS = 1;
+
+/** Whether an advance may have taken effect after a refusal answered at `refusedAt`. */
+const mayFollow = (a: ClockAdvanceRecord, refusedAt: number) => a.answeredAt + ADVANCE_STAMP_MS > refusedAt;
+
 /** Whether a retry arriving at `arrivedAt` is on schedule on the service clock, the run's advances counted. */
 function onServiceClock(refusedAt: number, arrivedAt: number, failedAttempt: number, ctx: RetryContext): boolean {
   const advances = ctx.advances ?? [];
@@ -210,22 +219,28 @@ function onServiceClock(refusedAt: number, arrivedAt: number, failedAttempt: num
   if (advances.length === 0 || seconds === undefined) return false;
   const tolerance = ctx.tolerance ?? DEFAULT_RETRY_TOLERANCE;
   const scheduled = seconds * 1000;
-  // Earliest: every advance that may have taken effect after the refusal, as soon as it may have.
-  const mayFollow = advances.filter((a) => a.answeredAt > refusedAt);
-  const earliest = serviceClockReaches(refusedAt, scheduled * tolerance.earlyShare, ctx.timeScale, mayFollow, (a) =>
-    Math.max(a.sentAt, refusedAt + 1),
+  // Earliest: every advance that may have taken effect after the refusal, as soon as it may have (at the refusal
+  // itself when it was sent before it: the retry may then come at once).
+  const following = advances.filter((a) => mayFollow(a, refusedAt));
+  const earliest = serviceClockReaches(refusedAt, scheduled * tolerance.earlyShare, ctx.timeScale, following, (a) =>
+    Math.max(a.sentAt, refusedAt),
   );
   // Latest: only the advances surely made after the refusal, as late as they may have taken effect.
   const surelyFollow = advances.filter((a) => a.sentAt > refusedAt);
   const latest =
-    serviceClockReaches(refusedAt, scheduled * tolerance.lateShare, ctx.timeScale, surelyFollow, (a) => a.answeredAt) +
-    tolerance.slackMs;
+    serviceClockReaches(
+      refusedAt,
+      scheduled * tolerance.lateShare,
+      ctx.timeScale,
+      surelyFollow,
+      (a) => a.answeredAt + ADVANCE_STAMP_MS,
+    ) + tolerance.slackMs;
   return arrivedAt >= earliest && arrivedAt <= latest;
 }
 
 /** The advances between a refusal and its retry, for the problem's text. */
 function advancedNote(refusedAt: number, arrivedAt: number, ctx: RetryContext): string {
-  const between = (ctx.advances ?? []).filter((a) => a.answeredAt > refusedAt && a.sentAt < arrivedAt);
+  const between = (ctx.advances ?? []).filter((a) => mayFollow(a, refusedAt) && a.sentAt < arrivedAt);
   if (between.length === 0) return "";
   const seconds = between.reduce((sum, a) => sum + a.seconds, 0);
   return `; nor on the service clock's, with the run's ${between.length} clock advance${between.length === 1 ? "" : "s"} of ${seconds} s in all between them`;
