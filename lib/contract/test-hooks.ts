@@ -911,7 +911,8 @@ export const TEST_HOOKS = {
     method: "GET",
     path: "/metrics",
     level: "reference",
-    summary: "Prometheus text: RSS, heap, event-loop lag, open connections, requests by route and status.",
+    summary:
+      'Prometheus text: RSS, heap, event-loop lag, open connections, requests by route and status. A soak reads these series, each optional: process_resident_memory_bytes, nodejs_heap_used_bytes, http_open_connections, nodejs_eventloop_lag_seconds{quantile="0.99"}; it judges memory on the heap\'s floor where the heap is reported, else on RSS.',
     answer: { type: "string" },
     envelope: "none",
     contentType: "text/plain",

@@ -97,6 +97,42 @@ describe("soak drift rules", () => {
     expect(failed(warmUpOnly)).toEqual([]);
   });
 
+  it("should judge the heap's floor: RSS steps that settle and a rising sawtooth pass, a leak under it fails", () => {
+    // The shape of a 30-minute soak of the correct reference service: the runtime sizes its heap in steps (RSS up
+    // 60 MB late in the run, then flat) and collections come less often, so the heap's peaks rise; its floor does not.
+    const sizing = service().map((p, s) => ({
+      ...p,
+      rssBytes: 150e6 + (s >= 70 ? 60e6 : 0),
+      heapUsedBytes: 20e6 + (s % 4) * (5e6 + s * 0.3e6),
+    }));
+    const settled = judgeSoak({ requests: requests(), droppedIterations: 0, service: sizing }, DEFAULT_SOAK_RULES);
+    expect(failed(settled)).toEqual([]);
+    expect(settled.figures.rssSlopeBytesPerMinute).toBeGreaterThan(DEFAULT_SOAK_RULES.memorySlopeBytesPerMinute);
+    expect(settled.findings.join(" ")).toMatch(/RSS grew .* while its heap's floor rose/);
+    // A leak of 12 MB/min under the same sawtooth: every collection leaves more behind.
+    const leaking = sizing.map((p, s) => ({ ...p, heapUsedBytes: p.heapUsedBytes + s * 0.2e6 }));
+    const leak = judgeSoak({ requests: requests(), droppedIterations: 0, service: leaking }, DEFAULT_SOAK_RULES);
+    expect(failed(leak)).toEqual([SOAK_CHECKS.memory]);
+    expect(leak.checks.find((c) => c.name === SOAK_CHECKS.memory)?.problems[0]).toMatch(/heap's floor .* rises/);
+  });
+
+  it("should judge RSS where the service reports no heap (another runtime)", () => {
+    const rssOnly = (rss: (s: number) => number) =>
+      service().map((p, s) => ({ ...p, heapUsedBytes: undefined, rssBytes: 200e6 + rss(s) }));
+    const flat = judgeSoak(
+      { requests: requests(), droppedIterations: 0, service: rssOnly(() => 0) },
+      DEFAULT_SOAK_RULES,
+    );
+    expect(failed(flat)).toEqual([]);
+    expect(flat.checks.map((c) => c.name)).toContain(SOAK_CHECKS.memory);
+    const leak = judgeSoak(
+      { requests: requests(), droppedIterations: 0, service: rssOnly((s) => s * 200_000) },
+      DEFAULT_SOAK_RULES,
+    );
+    expect(failed(leak)).toEqual([SOAK_CHECKS.memory]);
+    expect(leak.figures.heapFloorSlopeBytesPerMinute).toBeUndefined();
+  });
+
   it("should judge memory up to the last request only, not the teardown after k6 (clock jump, expiry webhooks)", () => {
     const teardown = Array.from({ length: 30 }, (_, s) => ({
       t: T0 + (SECONDS + s) * 1000,

@@ -158,7 +158,12 @@ function proportion(ratio: unknown, of: unknown): Proportion | undefined {
 }
 
 /** Soak figures worth comparing, all lower-is-better. */
-const SOAK_FIGURES = ["p95DriftRatio", "rssSlopeBytesPerMinute", "heapSlopeBytesPerMinute"] as const;
+const SOAK_FIGURES = [
+  "p95DriftRatio",
+  "rssSlopeBytesPerMinute",
+  "heapSlopeBytesPerMinute",
+  "heapFloorSlopeBytesPerMinute",
+] as const;
 /** Capacity figures worth comparing, all higher-is-better. */
 const CAPACITY_FIGURES = ["kneeOfferedPerSecond", "kneeThroughputPerSecond", "safeOperatingRatePerSecond"] as const;
 

@@ -77,13 +77,26 @@ export function soakSeries(f: Record<string, number>): GaugeSeries[] {
       { value: f.droppedIterations ?? 0 },
     ]),
   );
-  if (has("rssSlopeBytesPerMinute")) {
+  // Only the memory figures the service reported (a runtime without a heap figure has RSS alone).
+  const memory = (
+    [
+      ["rss", "rssSlopeBytesPerMinute"],
+      ["heap_used", "heapSlopeBytesPerMinute"],
+      ["heap_floor", "heapFloorSlopeBytesPerMinute"],
+    ] as const
+  ).filter(([, figure]) => has(figure));
+  if (memory.length > 0) {
     series.push(
       // Base units for Prometheus: bytes per second (summary.json keeps the per-minute figures the rules use).
-      gauge("soak_memory_slope_bytes_per_second", "Slope of the service's memory after warm-up, bytes per second.", [
-        { labels: { memory: "rss" }, value: (f.rssSlopeBytesPerMinute as number) / 60 },
-        { labels: { memory: "heap_used" }, value: (f.heapSlopeBytesPerMinute as number) / 60 },
-      ]),
+      gauge(
+        "soak_memory_slope_bytes_per_second",
+        "Slope of the service's memory after warm-up, bytes per second (heap_floor: what the check judges).",
+        memory.map(([label, figure]) => ({ labels: { memory: label }, value: (f[figure] as number) / 60 })),
+      ),
+    );
+  }
+  if (has("openConnectionsFirst")) {
+    series.push(
       gauge("soak_open_connections", "Mean open connections of the service in the compared windows.", [
         { labels: { window: "first" }, value: f.openConnectionsFirst as number },
         { labels: { window: "last" }, value: f.openConnectionsLast as number },
