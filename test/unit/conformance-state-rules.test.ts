@@ -42,7 +42,8 @@ type Breakage =
   | "booking-check-kept"
   | "confirm-failure-as-409"
   | "waiting-decided-back-to-reserved"
-  | "cancel-keeps-seats";
+  | "cancel-keeps-seats"
+  | "closed-day-bookable";
 
 interface Booking {
   uuid: string;
@@ -98,6 +99,9 @@ class FakeApi {
   /** The supplier's free seats by slot (type|date|timeslot) that PUT /__control/inventory set. */
   readonly supply = new Map<string, number>();
   clockAdvanced = 0;
+  /** Another writer (churn, another scenario) opens CLOSED_DATE once a calendar has shown it closed. */
+  reopensClosedDay = false;
+  closedDayOpen = false;
 
   constructor(broken: Breakage[] = []) {
     this.broken = new Set(broken);
@@ -194,7 +198,8 @@ class FakeApi {
       const start = new Date(`${query.get("date_start") ?? ""}T00:00:00Z`).getTime();
       const data = Array.from({ length: 14 }, (_, i) =>
         new Date(start + i * 86_400_000).toISOString().slice(0, 10),
-      ).map((date) => ({ date, available: date !== CLOSED_DATE }));
+      ).map((date) => ({ date, available: date !== CLOSED_DATE || this.closedDayOpen }));
+      if (this.reopensClosedDay && data.some((d) => !d.available)) this.closedDayOpen = true;
       return json(200, { data, meta: { pagination: { total: 14 } }, links: [] });
     }
     if (path === "/v2/bookings/check" && method === "POST") {
@@ -239,7 +244,7 @@ class FakeApi {
     if (
       (type.timeslotted && request.timeslot === undefined) ||
       (missing && !this.broken.has("required-options-ignored")) ||
-      request.date === CLOSED_DATE
+      (request.date === CLOSED_DATE && !this.closedDayOpen && !this.broken.has("closed-day-bookable"))
     ) {
       return this.error(422, "invalid_data", path);
     }
@@ -417,6 +422,11 @@ const CASES: [rule: string, broken: Breakage, evidence: RegExp][] = [
     /^adults 6 above maxPax 5: expected 422 invalid_data in the error envelope: POST \/v2\/bookings -> 400/,
   ],
   [
+    "gaps-error-422-invalid-data",
+    "closed-day-bookable",
+    /^on 2030-03-10, which the calendar shows unavailable: expected 422 invalid_data in the error envelope: POST \/v2\/bookings -> 201/,
+  ],
+  [
     "9-booking-check-removed",
     "booking-check-kept",
     /^expected 404 not_found or 405 method_not_allowed in the error envelope: POST \/v2\/bookings\/check -> 200/,
@@ -460,6 +470,15 @@ describe("state-rules judges: each rule on the correct API and on the API that b
       });
       expect(failing, broken).toEqual(CASES.filter(([, b]) => b === broken).map(([rule]) => rule));
     }
+  });
+
+  it("should not hold a booking on a closed day against the service when another writer opened the day meanwhile", () => {
+    const api = new FakeApi();
+    api.reopensClosedDay = true;
+    expect(problemOf(judge("gaps-error-422-invalid-data", api))).toBeUndefined();
+    // The booking went through, and was cancelled again.
+    expect(api.bookings.map((b) => [b.date, b.cancellation])).toEqual([[CLOSED_DATE, "pending"]]);
+    expectNothingHeld(api);
   });
 
   it("should confirm one booking of each kind, cancel the approved one and leave the waiting one to the supplier", () => {

@@ -479,12 +479,23 @@ const error422InvalidData: Judge = (ctx) => {
   const calendar = ctx.client.getPriceList(slot.type.uuid, start, addDays(start, 13));
   const closed = (calendar.data ?? []).find((d) => d.available === false && typeof d.date === "string");
   if (closed !== undefined) {
-    const answer = postRaw(ctx, { ...base, date: closed.date });
+    const date = String(closed.date);
+    const answer = postRaw(ctx, { ...base, date });
     const problem = errorAnswerProblem("POST", "/v2/bookings", answer, 422, ERROR_CODES.invalidData);
-    problems.push(problem && `on ${String(closed.date)}, which the calendar shows unavailable: ${problem}`);
+    // Another writer may have reopened the day between the calendar read and the booking (churn; the alternatives
+    // scenario's blocks reach into these 14 days): held against the service only if the day is still closed.
+    if (problem !== undefined && stillUnavailable(ctx, slot.type.uuid, date)) {
+      problems.push(`on ${date}, which the calendar shows unavailable: ${problem}`);
+    }
   }
   return first(problems);
 };
+
+/** Whether the calendar still shows the day unavailable (read again after a booking on it went through). */
+function stillUnavailable(ctx: ConformanceContext, uuid: string, date: string): boolean {
+  const again = ctx.client.getPriceList(uuid, date, date);
+  return (again.data ?? []).some((d) => d.date === date && d.available === false);
+}
 
 /** spec 9: POST /v2/bookings/check is gone: 404 not_found or 405 method_not_allowed, never a 2xx. */
 const bookingCheckRemoved: Judge = (ctx) => {
