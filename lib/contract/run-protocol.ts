@@ -436,6 +436,13 @@ export const ALTERNATIVES_OBSERVATION_MARKER = "atd-alt ";
  */
 export const ALTERNATIVES_NOT_PROVOKABLE_MARKER = "atd-alt-not-provokable ";
 
+/**
+ * With test hooks, the alternatives scenario logs `<marker>{"iteration": n}` once per VU when iteration n finds no
+ * inventory block left in its plan (lib/k6/alternatives/plan.ts: each iteration owns dates of one product type, and
+ * the hot set's dates run out): it and later iterations shape nothing, and the harness says from which iteration on.
+ */
+export const ALTERNATIVES_PLAN_EXHAUSTED_MARKER = "atd-alt-plan-exhausted ";
+
 export interface AlternativesObservation {
   productTypeUuid: string;
   /** The failed booking's date (and timeslot). */

@@ -8,6 +8,7 @@ import path from "node:path";
 import {
   ALTERNATIVES_NOT_PROVOKABLE_MARKER,
   ALTERNATIVES_OBSERVATION_MARKER,
+  ALTERNATIVES_PLAN_EXHAUSTED_MARKER,
   type AlternativesObservation,
 } from "../../contract/index.ts";
 import type { SloTable } from "../../contract/slo.ts";
@@ -39,6 +40,18 @@ export function parseObservations(log: string): AlternativesObservation[] {
   return markedPayloads(log, ALTERNATIVES_OBSERVATION_MARKER).filter(
     (o) => typeof o.productTypeUuid === "string" && Array.isArray(o.suggested) && Array.isArray(o.expected),
   ) as unknown as AlternativesObservation[];
+}
+
+/** The first iteration that found the plan's inventory blocks used up (each VU logs its first), if any did. */
+export function planExhaustedFrom(log: string): number | undefined {
+  const iterations = markedPayloads(log, ALTERNATIVES_PLAN_EXHAUSTED_MARKER)
+    .map((p) => p.iteration)
+    .filter((n): n is number => typeof n === "number");
+  return iterations.length === 0 ? undefined : Math.min(...iterations);
+}
+
+function planExhaustedFinding(from: number): string {
+  return `The alternatives plan had no inventory block left from iteration ${String(from)} on: each iteration owns dates of one hot-set product type, and they ran out, so later iterations shaped and judged nothing. Accuracy is judged on the ${String(from)} iterations before; a shorter run or a lower rate leaves no idle iterations.`;
 }
 
 export class AlternativesJudgeExtension implements RunExtension {
@@ -96,9 +109,15 @@ export class AlternativesJudgeExtension implements RunExtension {
         }
       }
     }
+    const exhaustedFrom = planExhaustedFrom(log);
     return extensionVerdict(this.name, {
       ...judged,
-      figures: { ...judged.figures, churnChanges: churn.length },
+      figures: {
+        ...judged.figures,
+        churnChanges: churn.length,
+        ...(exhaustedFrom === undefined ? {} : { planExhaustedFromIteration: exhaustedFrom }),
+      },
+      findings: exhaustedFrom === undefined ? [] : [planExhaustedFinding(exhaustedFrom)],
       notJudged,
     });
   }

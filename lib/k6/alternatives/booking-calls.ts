@@ -5,6 +5,7 @@
 import http from "k6/http";
 import {
   ALTERNATIVES_OBSERVATION_MARKER,
+  ALTERNATIVES_PLAN_EXHAUSTED_MARKER,
   ENDPOINTS as ENDPOINTS_SPEC,
   HEADERS,
   fillPath,
@@ -75,4 +76,13 @@ export function confirmRaw(client: ApiClient, uuid: string) {
 
 export function logObservation(observation: AlternativesObservation): void {
   console.warn(`${ALTERNATIVES_OBSERVATION_MARKER}${JSON.stringify(observation)}`);
+}
+
+let exhaustionLogged = false;
+
+/** Once per VU: iteration n had no inventory block left in the plan (nor will any later one). */
+export function logPlanExhausted(n: number): void {
+  if (exhaustionLogged) return;
+  exhaustionLogged = true;
+  console.warn(`${ALTERNATIVES_PLAN_EXHAUSTED_MARKER}${JSON.stringify({ iteration: n })}`);
 }

@@ -15,7 +15,7 @@ import { functionalOptions } from "../options.ts";
 import { partnerClient, setupClient } from "../partner.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
-import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
+import { confirmRaw, logObservation, logPlanExhausted, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
 import { checkAlternativesShape, checkSoldOutErrors } from "./sold-out-checks.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
@@ -161,7 +161,10 @@ export default function alternatives(setupData: AnySetup): void {
 function iteration(setupData: Setup): void {
   const n = exec.scenario.iterationInTest;
   const plan = planFor(n, setupData.types, setupData.today);
-  if (!plan) return;
+  if (!plan) {
+    logPlanExhausted(n);
+    return;
+  }
   const control = new HooksClient(setupData.control);
   const shapedAt = Date.now();
   const refused = setSlots(control, plan.type.uuid, plan.shape);
