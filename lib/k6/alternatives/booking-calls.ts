@@ -15,7 +15,8 @@ import {
 } from "../../contract/index.ts";
 import { expectThat } from "../checks.ts";
 import { toApiResponse, type ApiClient, type ApiResponse, type Json } from "../client.ts";
-import type { Plan } from "./plan.ts";
+import { planFor, type Plan } from "./plan.ts";
+import type { ControlProductType } from "../../contract/product-type-discovery.ts";
 import { ALTERNATIVES_CHECKS as C } from "../../contract/alternatives-rules.ts";
 
 export function reserve(client: ApiClient, plan: Plan, n: number, reference: string): ApiResponse<Json> {
@@ -80,9 +81,15 @@ export function logObservation(observation: AlternativesObservation): void {
 
 let exhaustionLogged = false;
 
-/** Once per VU: iteration n had no inventory block left in the plan (nor will any later one). */
-export function logPlanExhausted(n: number): void {
-  if (exhaustionLogged) return;
-  exhaustionLogged = true;
-  console.warn(`${ALTERNATIVES_PLAN_EXHAUSTED_MARKER}${JSON.stringify({ iteration: n })}`);
+/**
+ * The plan of iteration n (planFor); undefined when the plan has no inventory block left, which each VU logs once
+ * (ALTERNATIVES_PLAN_EXHAUSTED_MARKER), since no later iteration will find one either.
+ */
+export function iterationPlan(n: number, types: readonly ControlProductType[], today: string): Plan | undefined {
+  const plan = planFor(n, types, today);
+  if (plan === undefined && !exhaustionLogged) {
+    exhaustionLogged = true;
+    console.warn(`${ALTERNATIVES_PLAN_EXHAUSTED_MARKER}${JSON.stringify({ iteration: n })}`);
+  }
+  return plan;
 }

@@ -32,10 +32,10 @@ import type { ApiClient, ApiResponse, Json } from "../client.ts";
 import type { K6Config } from "../config.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { harnessClient, partnerClient, setupClient } from "../partner.ts";
-import { confirmRaw, logObservation, reserve, reserved } from "./booking-calls.ts";
+import { confirmRaw, logObservation, iterationPlan, reserve, reserved } from "./booking-calls.ts";
 import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
 import type { ControlProductType } from "../../contract/product-type-discovery.ts";
-import { planFor, type Plan } from "./plan.ts";
+import type { Plan } from "./plan.ts";
 import { checkAlternativesShape, checkSoldOutErrors } from "./sold-out-checks.ts";
 import { accuracy } from "../../contract/alternatives-rules.ts";
 
@@ -270,7 +270,7 @@ export function unexplainedQty(
 
 export function publicApiIteration(config: K6Config, s: PublicApiSetup): void {
   const n = exec.scenario.iterationInTest;
-  const planned = planFor(n, s.types, s.today);
+  const planned = iterationPlan(n, s.types, s.today);
   if (!planned) return;
   const on = partnerClient(config, s.withFeature);
   const off = s.without === undefined ? undefined : partnerClient(config, s.without);

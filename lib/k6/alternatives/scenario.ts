@@ -15,13 +15,13 @@ import { functionalOptions } from "../options.ts";
 import { partnerClient, setupClient } from "../partner.ts";
 import { discoverProductTypes } from "../discover-product-types.ts";
 import { HooksClient, reportHookFailures, type HookSettings } from "../hooks-client.ts";
-import { confirmRaw, logObservation, logPlanExhausted, reserve, reserved } from "./booking-calls.ts";
+import { confirmRaw, logObservation, iterationPlan, reserve, reserved } from "./booking-calls.ts";
 import { readInventory, setSlots } from "./inventory.ts";
 import { checkAlternativesShape, checkSoldOutErrors } from "./sold-out-checks.ts";
 import { publicApiIteration, publicApiSetup, type NotProvokable, type PublicApiSetup } from "./public-api.ts";
 import { HOT_SET_WALK, pickHotSet } from "../../contract/hot-set.ts";
 import type { ControlProductType } from "../../contract/product-type-discovery.ts";
-import { planFor, type Plan } from "./plan.ts";
+import type { Plan } from "./plan.ts";
 import { FUNCTIONAL_DRIVERS } from "../../contract/functional-drivers.ts";
 import {
   ALTERNATIVES_CHECKS as C,
@@ -160,11 +160,8 @@ export default function alternatives(setupData: AnySetup): void {
 
 function iteration(setupData: Setup): void {
   const n = exec.scenario.iterationInTest;
-  const plan = planFor(n, setupData.types, setupData.today);
-  if (!plan) {
-    logPlanExhausted(n);
-    return;
-  }
+  const plan = iterationPlan(n, setupData.types, setupData.today);
+  if (!plan) return;
   const control = new HooksClient(setupData.control);
   const shapedAt = Date.now();
   const refused = setSlots(control, plan.type.uuid, plan.shape);
