@@ -80,7 +80,9 @@ export async function createService(options: Partial<ServiceOptions> = {}): Prom
     accessLog?.track(req, res);
     void apiHandler(req, res);
   });
-  const control = createServer((req, res) => {
+  // Idle connections are kept as long as the API's: k6 reuses a connection idle for seconds between iterations, and a
+  // close racing that reuse loses the answer, which the harness retries only for idempotent hooks (not a POST clock).
+  const control = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     void controlHandler(req, res);
   });
   api.on("clientError", (_err, socket) => {

@@ -437,9 +437,9 @@ export const ALTERNATIVES_OBSERVATION_MARKER = "atd-alt ";
 export const ALTERNATIVES_NOT_PROVOKABLE_MARKER = "atd-alt-not-provokable ";
 
 /**
- * The alternatives scenario, with test hooks or without, logs `<marker>{"iteration": n}` once per VU when iteration n finds no
- * inventory block left in its plan (lib/k6/alternatives/plan.ts: each iteration owns dates of one product type, and
- * the hot set's dates run out): it and later iterations shape nothing, and the harness says from which iteration on.
+ * The alternatives scenario, with test hooks or without, logs `<marker>{"iteration": n}` once per VU when iteration n
+ * finds no inventory block left for its case (lib/k6/alternatives/plan.ts: each iteration owns dates of one product
+ * type, and a case's types run out of dates): it shapes nothing, and the harness says from which iteration on.
  */
 export const ALTERNATIVES_PLAN_EXHAUSTED_MARKER = "atd-alt-plan-exhausted ";
 

@@ -112,6 +112,14 @@ function errorCode(text: string): string | undefined {
   }
 }
 
+/**
+ * No answer at all (k6's status 0): the usual cause is a keep-alive race, the control API closing a connection that
+ * sat idle (Node's default: after 5 s) just as k6 reuses it. A hook whose method is idempotent is sent once more;
+ * a POST (clock, reset) is not, since it may have taken effect.
+ */
+const unanswered = (res: { status: number } | undefined) => res === undefined || res.status === 0;
+const idempotent = (method: string) => method === "GET" || method === "PUT" || method === "DELETE";
+
 export class HooksClient {
   readonly settings: HookSettings;
   readonly #timeout: string;
@@ -153,7 +161,8 @@ export class HooksClient {
   #send(hook: TestHookName, call: HookCall, optional: boolean) {
     const r = this.#request(hook, call, optional);
     const sentAt = Date.now();
-    const res = http.request(r.method, r.url, r.body, r.params);
+    let res = http.request(r.method, r.url, r.body, r.params);
+    if (unanswered(res) && idempotent(r.method)) res = http.request(r.method, r.url, r.body, r.params);
     const advance = isRecord(call.body) ? call.body.advanceSeconds : undefined;
     if (hook === "clockChange" && res.status === 200 && typeof advance === "number" && advance > 0) {
       const record: ClockAdvanceRecord = { sentAt, answeredAt: Date.now(), seconds: advance };
@@ -203,7 +212,13 @@ export class HooksClient {
   batch(hook: TestHookName, calls: readonly HookCall[]): HookAnswer[] {
     if (calls.length === 0) return [];
     const requests = calls.map((c) => this.#request(hook, c));
-    const answers = http.batch(requests.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params })));
+    const sent = requests.map((r) => ({ method: r.method, url: r.url, body: r.body, params: r.params }));
+    const answers = http.batch(sent);
+    const again = requests.flatMap((r, i) => (unanswered(answers[i]) && idempotent(r.method) ? [i] : []));
+    if (again.length > 0) {
+      const retried = http.batch(again.map((i) => sent[i] as (typeof sent)[number]));
+      for (const [k, i] of again.entries()) answers[i] = retried[k] as (typeof answers)[number];
+    }
     return answers.map((res, i) => this.#answer(hook, requests[i]?.path ?? "", res));
   }
 }

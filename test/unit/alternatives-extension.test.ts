@@ -37,7 +37,7 @@ describe("the alternatives extension", () => {
     expect(planExhaustedFrom(log)).toBe(201);
     const verdict = await finish(log);
     expect(verdict.figures.planExhaustedFromIteration).toBe(201);
-    expect(verdict.findings.join("\n")).toMatch(/no inventory block left from iteration 201 on/);
+    expect(verdict.findings.join("\n")).toMatch(/ran out of inventory blocks from iteration 201 on/);
   });
 
   it("should say nothing of the plan when no iteration ran out of blocks", async () => {

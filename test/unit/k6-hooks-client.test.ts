@@ -101,6 +101,42 @@ describe("k6 HooksClient", () => {
     ]);
   });
 
+  it("should send an idempotent hook once more when the first try got no answer (a keep-alive race)", () => {
+    const unanswered = { status: 0, headers: {}, body: "" };
+    let tries = 0;
+    k6State.handler = () => (++tries === 1 ? unanswered : json(200, { data: { timeslotted: false, days: [] } }));
+    expect(new HooksClient(CONTROL).call("inventory", { params: { productTypeUuid: PT } })).toEqual({
+      timeslotted: false,
+      days: [],
+    });
+    expect(k6State.requests).toHaveLength(2);
+    // In a batch, only the calls without an answer go again.
+    k6State.reset();
+    const seen = new Set<string>();
+    k6State.handler = (_m, url) => {
+      const first = !seen.has(url);
+      seen.add(url);
+      return url.endsWith("2026-02-02") && first ? unanswered : json(200, { data: {} });
+    };
+    const answers = new HooksClient(CONTROL).batch(
+      "inventorySet",
+      ["2026-02-01", "2026-02-02"].map((date) => ({ params: { productTypeUuid: PT, date }, body: { remaining: 0 } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(k6State.requests.map((r) => r.url.slice(-10))).toEqual(["2026-02-01", "2026-02-02", "2026-02-02"]);
+  });
+
+  it("should not send a POST hook again without an answer, since it may have taken effect", () => {
+    k6State.handler = () => ({ status: 0, headers: {}, body: "" });
+    expect(() => new HooksClient(CONTROL).call("clockChange", { body: { advanceSeconds: 60 } })).toThrow(HookError);
+    expect(k6State.requests).toHaveLength(1);
+    // Twice without an answer is no race: the hook cannot be used.
+    k6State.reset();
+    k6State.handler = () => ({ status: 0, headers: {}, body: "" });
+    expect(() => new HooksClient(CONTROL).call("inventory", { params: { productTypeUuid: PT } })).toThrow(HookError);
+    expect(k6State.requests).toHaveLength(2);
+  });
+
   it("should log a hook failure as a marker record with the hook's fields, and abort from an iteration", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     k6State.handler = () => notFound;

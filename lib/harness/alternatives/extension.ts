@@ -51,7 +51,7 @@ export function planExhaustedFrom(log: string): number | undefined {
 }
 
 function planExhaustedFinding(from: number): string {
-  return `The alternatives plan had no inventory block left from iteration ${String(from)} on: each iteration owns dates of one hot-set product type, and they ran out, so later iterations shaped and judged nothing. Accuracy is judged on the ${String(from)} iterations before; a shorter run or a lower rate leaves no idle iterations.`;
+  return `The alternatives plan ran out of inventory blocks from iteration ${String(from)} on: each iteration owns dates of one hot-set product type for its case (same date, next date, non-timeslotted), and an iteration whose case's dates had run out shaped and judged nothing. A shorter run or a lower rate leaves no idle iterations.`;
 }
 
 export class AlternativesJudgeExtension implements RunExtension {
