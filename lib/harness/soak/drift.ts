@@ -294,9 +294,9 @@ export function floorSeries(points: readonly (readonly [number, number])[]): [nu
  * judged series is the heap's floor: its lowest from each scrape to the last, so the collector's sawtooth and passing
  * peaks weigh nothing and a leak, which no collection frees, raises it steadily. Its slope is taken up to the last
  * window, so each point looks ahead over a window of scrapes (the last few would look ahead over one or two, and take
- * the sawtooth's phase at the end for a floor). RSS is then reported, not judged: a
- * runtime sizing its heap moves RSS up in steps that settle (a 30-minute soak of the correct reference service grew
- * 4.9 MiB/min that way, its heap's floor 0.5). Where only RSS is reported (another runtime), RSS is judged.
+ * the sawtooth's phase at the end for a floor). RSS is then reported, not judged: a runtime sizing its heap moves RSS
+ * up in steps that settle (30-minute soaks of the correct reference service grew 4.6-4.9 MiB/min that way, their
+ * heap's floor 0.2-0.3). Where only RSS is reported (another runtime), RSS is judged.
  */
 function memoryCheck(
   judged: readonly ResourcePoint[],
