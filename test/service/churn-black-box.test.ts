@@ -12,9 +12,9 @@ import { parseChurnConfig } from "../../lib/harness/churn/config.ts";
 import { CHURN_LOG, parseChurnLog, type ChurnLogEntry } from "../../lib/harness/churn/log.ts";
 import { HarnessError } from "../../lib/harness/exit-codes.ts";
 import type { RunContext } from "../../lib/harness/run-extension.ts";
-import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
 import type { StartedService } from "../../service/app.ts";
 import { KEY, api, control, start } from "./helpers.ts";
+import { runContext } from "../run-context.ts";
 
 /** The run's own key: a seeded partner the traffic (KEY) does not use. */
 const HARNESS_KEY = "atd-partner-05";
@@ -40,18 +40,15 @@ interface Figures {
 }
 
 async function contextFor(apiUrl: string, harnessKey: string | undefined): Promise<RunContext> {
-  return {
+  return runContext({
     runId: "bb-churn",
     runDir: await mkdtemp(path.join(tmpdir(), "atd-churn-bb-")),
-    target: { apiUrl, control: undefined } as StartedTarget,
+    target: { apiUrl },
     keys: [KEY],
     scenarios: ["alternatives"],
     seed: 11,
-    say: () => undefined,
-    level: "public-api",
     harnessKey,
-    publicApi: { alternativesKeys: undefined, reservationHoldSeconds: undefined, timeScale: 1 },
-  };
+  });
 }
 
 function churnFor(rate: number): ChurnExtension {

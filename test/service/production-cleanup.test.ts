@@ -8,9 +8,8 @@ import {
 } from "../../lib/harness/cleanup/reservation-cleanup.ts";
 import type { EnvironmentRails } from "../../lib/harness/plan/environment-rails.ts";
 import { renderVerdictTable, type RunSummary } from "../../lib/harness/reports/summary.ts";
-import type { RunContext } from "../../lib/harness/run-extension.ts";
-import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
 import { ALT_KEY, KEY, api, book, pickType, start, withSeats } from "./helpers.ts";
+import { runContext } from "../run-context.ts";
 
 const PRODUCTION: EnvironmentRails = { name: "production", production: true, shared: false };
 
@@ -21,19 +20,13 @@ function created(uuid: string, key: number): string {
 }
 
 async function judge(apiUrl: string, log: string, environment?: EnvironmentRails) {
-  const ctx: RunContext = {
+  const ctx = runContext({
     runId: "production-cleanup-test",
-    runDir: "/tmp",
-    target: { apiUrl } as StartedTarget,
+    target: { apiUrl },
     keys: [KEY, ALT_KEY],
     scenarios: ["booking-flow"],
-    seed: 1,
-    say: () => undefined,
-    level: "public-api",
-    harnessKey: undefined,
-    publicApi: { alternativesKeys: undefined, reservationHoldSeconds: undefined, timeScale: 1 },
     ...(environment === undefined ? {} : { environment }),
-  };
+  });
   const cleanup = new ReservationCleanupExtension();
   await cleanup.start();
   return cleanup.finish(ctx, { logs: new Map([["booking-flow", log]]), startedAt: 0, finishedAt: 0 });

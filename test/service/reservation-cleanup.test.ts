@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { EXPECTATION_MARKER, OWN_BOOKING_MARKER } from "../../lib/contract/index.ts";
 import { CLEANUP_CHECK, ReservationCleanupExtension } from "../../lib/harness/cleanup/reservation-cleanup.ts";
 import type { RunContext } from "../../lib/harness/run-extension.ts";
-import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
 import { ALT_KEY, KEY, api, book, pickType, start, withSeats } from "./helpers.ts";
+import { runContext } from "../run-context.ts";
 
 /** k6's JSON log line of a `reserved` expectation, as the booking client records it. */
 function created(uuid: string, key: number): string {
@@ -18,18 +18,13 @@ function createdByOwnKey(uuid: string): string {
 }
 
 function contextFor(apiUrl: string, harnessKey?: string): RunContext {
-  return {
+  return runContext({
     runId: "cleanup-test",
-    runDir: "/tmp",
-    target: { apiUrl } as StartedTarget,
+    target: { apiUrl },
     keys: [KEY, ALT_KEY],
     scenarios: ["partner-mix"],
-    seed: 1,
-    say: () => undefined,
-    level: "public-api",
     harnessKey,
-    publicApi: { alternativesKeys: undefined, reservationHoldSeconds: undefined, timeScale: 1 },
-  };
+  });
 }
 
 async function judge(apiUrl: string, log: string) {

@@ -5,25 +5,19 @@ import { describe, expect, it } from "vitest";
 import { ALTERNATIVES_PLAN_EXHAUSTED_MARKER } from "../../lib/contract/index.ts";
 import { DEFAULT_SLO } from "../../lib/contract/slo.ts";
 import { AlternativesJudgeExtension, planExhaustedFrom } from "../../lib/harness/alternatives/extension.ts";
-import type { RunContext } from "../../lib/harness/run-extension.ts";
+import { runContext } from "../run-context.ts";
 
 /** A k6 log line (its JSON log format) carrying one marker payload. */
 const k6Line = (payload: unknown) =>
   JSON.stringify({ level: "warning", msg: `${ALTERNATIVES_PLAN_EXHAUSTED_MARKER}${JSON.stringify(payload)}` });
 
-function context(): RunContext {
-  return {
-    runId: "r",
+function context() {
+  return runContext({
     runDir: mkdtempSync(path.join(tmpdir(), "atd-alt-ext-")),
-    target: { control: undefined } as unknown as RunContext["target"],
     keys: ["k1", "k2"],
     scenarios: ["alternatives"],
-    seed: 1,
-    say: () => undefined,
     level: "required-hooks",
-    harnessKey: undefined,
-    publicApi: { alternativesKeys: undefined, reservationHoldSeconds: undefined, timeScale: 1 },
-  };
+  });
 }
 
 async function finish(log: string) {

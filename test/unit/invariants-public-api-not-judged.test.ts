@@ -3,7 +3,7 @@ import { OPERATION_MARKER, type OperationRecord } from "../../lib/contract/index
 import { InvariantsExtension } from "../../lib/harness/invariants/extension.ts";
 import { INVARIANT_CHECKS } from "../../lib/harness/invariants/history.ts";
 import type { PublicApiFacts, RunContext } from "../../lib/harness/run-extension.ts";
-import type { StartedTarget } from "../../lib/harness/targets/started-target.ts";
+import { runContext } from "../run-context.ts";
 
 const INVARIANTS_SCENARIO = "invariants";
 
@@ -56,18 +56,7 @@ function log(ops: readonly OperationRecord[]): string {
 }
 
 function context(facts: Partial<PublicApiFacts>): RunContext {
-  return {
-    runId: "r",
-    runDir: "/tmp",
-    target: { apiUrl: "http://127.0.0.1:1", control: undefined } as unknown as StartedTarget,
-    keys: ["k"],
-    scenarios: [INVARIANTS_SCENARIO],
-    seed: 1,
-    say: () => undefined,
-    level: "public-api",
-    harnessKey: "h",
-    publicApi: { alternativesKeys: undefined, reservationHoldSeconds: undefined, timeScale: 1, ...facts },
-  };
+  return runContext({ scenarios: [INVARIANTS_SCENARIO], harnessKey: "h", publicApi: facts });
 }
 
 async function judge(ops: readonly OperationRecord[], facts: Partial<PublicApiFacts>) {
