@@ -12,6 +12,13 @@ import { Metrics } from "./metrics.ts";
 import { DEFAULT_OPTIONS, type ServiceOptions } from "./options.ts";
 import { ServiceState } from "./state.ts";
 
+/**
+ * How long both listeners keep an idle keep-alive connection (Node's default: 5 s). k6 reuses a connection idle for
+ * seconds between iterations, and a close racing that reuse loses the answer: a POST booking, or a POST clock hook
+ * that the harness does not send again.
+ */
+const IDLE_CONNECTION_MS = 65_000;
+
 export interface StartedService extends AsyncDisposable {
   apiUrl: string;
   controlUrl: string;
@@ -76,13 +83,11 @@ export async function createService(options: Partial<ServiceOptions> = {}): Prom
   const apiHandler = createApiHandler(state, metrics);
   const controlHandler = createControlHandler(state, metrics, opts.controlToken);
   const accessLog = opts.accessLog === null ? undefined : new AccessLog(opts.accessLog);
-  const api = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const api = createServer({ keepAliveTimeout: IDLE_CONNECTION_MS }, (req, res) => {
     accessLog?.track(req, res);
     void apiHandler(req, res);
   });
-  // Idle connections are kept as long as the API's: k6 reuses a connection idle for seconds between iterations, and a
-  // close racing that reuse loses the answer, which the harness retries only for idempotent hooks (not a POST clock).
-  const control = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const control = createServer({ keepAliveTimeout: IDLE_CONNECTION_MS }, (req, res) => {
     void controlHandler(req, res);
   });
   api.on("clientError", (_err, socket) => {

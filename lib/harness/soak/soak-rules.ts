@@ -26,7 +26,10 @@ export interface SoakRules {
   errorRateRise: number;
   /** Largest rise of the throttled (429) share over the judged span, by its linear trend. */
   throttleRateRise: number;
-  /** Largest slope of the service's RSS and V8 heap after warm-up, bytes per minute. */
+  /**
+   * Largest slope after warm-up, bytes per minute, of the service's heap floor (its lowest from each scrape on), or of
+   * its RSS where it reports no heap (drift.ts, memoryCheck).
+   */
   memorySlopeBytesPerMinute: number;
   /** Largest growth of the service's open connections, last window's mean over the first's. */
   connectionGrowth: number;
